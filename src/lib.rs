@@ -1,0 +1,21 @@
+//! Chariot: a xiangqi (Chinese chess) engine.
+//!
+//! The library holds everything; the `chariot` binary is a thin front end.
+
+#![forbid(unsafe_code)]
+
+pub mod attacks;
+pub mod bitboard;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use movegen::{GenType, IllegalMove, MoveList, NoMoves};
+pub use position::{FenError, Position, START_FEN};
+pub use types::{Color, Move, Piece, PieceKind, Square};
+
+/// Engine name and version, as `id name` reports it.
+pub const ENGINE_NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));

@@ -1,0 +1,387 @@
+//! FEN reading and writing, and the validation of a position read from it.
+
+use super::Position;
+use crate::attacks::{in_own_palace, on_own_side};
+use crate::types::{truncate, Color, Piece, PieceKind, Square, FILES, RANKS};
+use std::fmt;
+
+/// The standard starting position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+/// Largest half-move clock kept; larger values are clamped (the game is long
+/// over by the 60-move rule anyway).
+const MAX_HALFMOVE: u32 = 10_000;
+/// Largest move number kept; larger values are clamped.
+const MAX_FULLMOVE: u32 = 1_000_000;
+
+/// Why a FEN string was rejected. Every message names the field, rank,
+/// character or square at fault. Ranks are board ranks (9 = Black's back rank,
+/// the first in the FEN).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Not between 2 and 6 space-separated fields.
+    FieldCount(usize),
+    /// The board field does not have 10 ranks.
+    RankCount(usize),
+    /// A rank does not add up to 9 files.
+    RankWidth { rank: usize, files: usize },
+    /// A character that is neither a piece letter nor a digit 1–9.
+    UnknownPiece { rank: usize, ch: char },
+    /// The side-to-move field is not `w`, `r` or `b`.
+    Side(String),
+    /// A side has no king or several.
+    KingCount { color: Color, count: u32 },
+    /// A king stands outside its palace.
+    KingOutsidePalace { color: Color, square: Square },
+    /// More pieces of a kind than a side starts with.
+    TooMany {
+        color: Color,
+        kind: PieceKind,
+        count: u32,
+    },
+    /// An advisor, elephant or pawn on a square it can never reach.
+    Unreachable { piece: Piece, square: Square },
+    /// The kings face each other on an open file.
+    KingsFacing,
+    /// The side to move could capture the enemy king.
+    OpponentInCheck { side: Color },
+    /// The half-move clock or move number is not a number.
+    Counter { field: &'static str, value: String },
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "Red",
+        Color::Black => "Black",
+    }
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use FenError::*;
+        match self {
+            FieldCount(n) => write!(
+                f,
+                "FEN has {n} field(s); expected 2 to 6 (board, side to move, -, -, half-move clock, move number)"
+            ),
+            RankCount(n) => write!(f, "FEN board has {n} rank(s); expected 10 separated by '/'"),
+            RankWidth { rank, files } => {
+                write!(f, "FEN rank {rank} covers {files} files; expected 9")
+            }
+            UnknownPiece { rank, ch } => write!(
+                f,
+                "FEN rank {rank} has unknown character '{}'; expected KABNRCP/kabnrcp (E/H aliases) or 1-9",
+                ch.escape_debug()
+            ),
+            Side(s) => write!(f, "FEN side to move '{s}' is not w, r or b"),
+            KingCount { color, count } => {
+                write!(f, "FEN has {count} {} king(s); expected exactly 1", color_name(*color))
+            }
+            KingOutsidePalace { color, square } => {
+                write!(f, "FEN puts the {} king on {square}, outside its palace", color_name(*color))
+            }
+            TooMany { color, kind, count } => write!(
+                f,
+                "FEN has {count} {} {}s; at most {} allowed",
+                color_name(*color),
+                kind.name(),
+                kind.max_count()
+            ),
+            Unreachable { piece, square } => write!(
+                f,
+                "FEN puts a {} {} on {square}, a square it can never reach",
+                color_name(piece.color()),
+                piece.kind().name()
+            ),
+            KingsFacing => write!(f, "FEN kings face each other on an open file"),
+            OpponentInCheck { side } => write!(
+                f,
+                "FEN side to move ({}) could capture the enemy king",
+                color_name(*side)
+            ),
+            Counter { field, value } => write!(f, "FEN {field} '{value}' is not a number"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Whether an advisor, elephant or pawn of its colour can ever stand on `sq`.
+fn reachable(piece: Piece, sq: Square) -> bool {
+    let color = piece.color();
+    // Work from Red's point of view.
+    let rel = match color {
+        Color::Red => sq,
+        Color::Black => sq.flip_rank(),
+    };
+    let (f, r) = (rel.file(), rel.rank());
+    match piece.kind() {
+        PieceKind::Advisor => in_own_palace(color, sq) && (f + r) % 2 == 1,
+        PieceKind::Elephant => {
+            on_own_side(color, sq) && f % 2 == 0 && r % 2 == 0 && (f / 2 + r / 2) % 2 == 1
+        }
+        PieceKind::Pawn => r >= 5 || (r >= 3 && f % 2 == 0),
+        _ => true,
+    }
+}
+
+fn parse_counter(field: &'static str, s: &str) -> Result<u32, FenError> {
+    let err = || FenError::Counter {
+        field,
+        value: truncate(s),
+    };
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(err());
+    }
+    // All digits: only overflow can fail, and an overflow is an absurd number to clamp.
+    Ok(s.parse::<u64>()
+        .map_or(u32::MAX, |v| v.min(u32::MAX as u64) as u32))
+}
+
+impl Position {
+    /// Reads a FEN string with 2 to 6 fields. Fields 3 and 4 are ignored.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().take(7).collect();
+        if !(2..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let mut pos = Position::empty();
+
+        let ranks: Vec<&str> = fields[0].split('/').take(RANKS + 1).collect();
+        if ranks.len() != RANKS {
+            let n = if ranks.len() > RANKS {
+                fields[0].split('/').count()
+            } else {
+                ranks.len()
+            };
+            return Err(FenError::RankCount(n));
+        }
+        for (i, text) in ranks.iter().enumerate() {
+            let rank = RANKS - 1 - i;
+            let mut file = 0usize;
+            for ch in text.chars() {
+                if let Some(d) = ch.to_digit(10).filter(|d| (1..=9).contains(d)) {
+                    file += d as usize;
+                } else if let Some(piece) = Piece::from_letter(ch) {
+                    if file < FILES {
+                        pos.put(piece, Square::new(file, rank));
+                    }
+                    file += 1;
+                } else {
+                    return Err(FenError::UnknownPiece { rank, ch });
+                }
+                if file > FILES {
+                    return Err(FenError::RankWidth { rank, files: file });
+                }
+            }
+            if file != FILES {
+                return Err(FenError::RankWidth { rank, files: file });
+            }
+        }
+
+        let side = match fields[1] {
+            "w" | "r" | "W" | "R" => Color::Red,
+            "b" | "B" => Color::Black,
+            other => return Err(FenError::Side(truncate(other))),
+        };
+        let halfmove = match fields.get(4) {
+            Some(s) => parse_counter("half-move clock (field 5)", s)?,
+            None => 0,
+        };
+        let fullmove = match fields.get(5) {
+            Some(s) => parse_counter("move number (field 6)", s)?,
+            None => 1,
+        };
+        pos.finish_setup(
+            side,
+            halfmove.min(MAX_HALFMOVE),
+            fullmove.clamp(1, MAX_FULLMOVE),
+        );
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    /// Checks that the position could arise in a game as far as a legal move
+    /// generator cares.
+    fn validate(&self) -> Result<(), FenError> {
+        for color in Color::ALL {
+            let kings = self.pieces(color, PieceKind::King);
+            if kings.count() != 1 {
+                return Err(FenError::KingCount {
+                    color,
+                    count: kings.count(),
+                });
+            }
+            for kind in PieceKind::ALL {
+                let count = self.pieces(color, kind).count();
+                if count > kind.max_count() {
+                    return Err(FenError::TooMany { color, kind, count });
+                }
+            }
+            let ksq = self.king_square(color);
+            if !in_own_palace(color, ksq) {
+                return Err(FenError::KingOutsidePalace { color, square: ksq });
+            }
+            for sq in self.pieces_of(color) {
+                let piece = self.piece_at(sq);
+                if !reachable(piece, sq) {
+                    return Err(FenError::Unreachable { piece, square: sq });
+                }
+            }
+        }
+        let them = self.side.flip();
+        if self.king_in_danger(them) {
+            let (rk, bk) = (self.king_square(Color::Red), self.king_square(Color::Black));
+            let between = (rk.rank() + 1..bk.rank())
+                .any(|r| self.piece_at(Square::new(rk.file(), r)).is_some());
+            if rk.file() == bk.file() && !between {
+                return Err(FenError::KingsFacing);
+            }
+            return Err(FenError::OpponentInCheck { side: self.side });
+        }
+        Ok(())
+    }
+
+    /// Writes the position as a 6-field FEN.
+    pub fn to_fen(&self) -> String {
+        let mut s = String::with_capacity(96);
+        for rank in (0..RANKS).rev() {
+            let mut empty = 0;
+            for file in 0..FILES {
+                let p = self.piece_at(Square::new(file, rank));
+                if p.is_none() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push(p.letter());
+                }
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                s.push('/');
+            }
+        }
+        let side = match self.side {
+            Color::Red => 'w',
+            Color::Black => 'b',
+        };
+        s.push_str(&format!(" {side} - - {} {}", self.halfmove, self.fullmove));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(fen: &str) -> FenError {
+        match Position::from_fen(fen) {
+            Err(e) => e,
+            Ok(p) => panic!("accepted {fen}: {p:?}"),
+        }
+    }
+
+    #[test]
+    fn start_round_trips() {
+        let p = Position::from_fen(START_FEN).expect("start");
+        assert_eq!(p.to_fen(), START_FEN);
+    }
+
+    #[test]
+    fn accepts_what_clients_send() {
+        let short = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR r";
+        assert_eq!(
+            Position::from_fen(short).expect("2 fields").to_fen(),
+            START_FEN
+        );
+        let wxf = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1\r";
+        assert_eq!(
+            Position::from_fen(wxf).expect("WXF letters").to_fen(),
+            START_FEN
+        );
+    }
+
+    #[test]
+    fn precise_errors() {
+        assert_eq!(err("rnbakabnr"), FenError::FieldCount(1));
+        assert_eq!(err("9/9 w"), FenError::RankCount(2));
+        assert!(matches!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w"),
+            FenError::RankWidth { rank: 0, files: 8 }
+        ));
+        assert!(matches!(
+            err("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w"),
+            FenError::UnknownPiece { rank: 0, ch: 'X' }
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/9/4K4 x"),
+            FenError::Side(_)
+        ));
+        assert_eq!(
+            err("3k5/9/9/9/9/9/9/9/9/3RK4 w"),
+            FenError::OpponentInCheck { side: Color::Red }
+        );
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4 w"), FenError::KingsFacing);
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/9/9 w"),
+            FenError::KingCount {
+                color: Color::Red,
+                count: 0
+            }
+        ));
+        assert!(matches!(
+            err("3k5/9/9/9/9/9/9/9/9/K8 w"),
+            FenError::KingOutsidePalace {
+                color: Color::Red,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("3k5/9/9/9/9/9/9/9/9/RRR1K4 w"),
+            FenError::TooMany {
+                kind: PieceKind::Rook,
+                count: 3,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("3k5/9/9/9/9/9/9/9/9/A3K4 w"),
+            FenError::Unreachable { .. }
+        ));
+        assert!(matches!(
+            err("3k5/9/9/9/9/9/9/9/9/4K4 w - - x 1"),
+            FenError::Counter { .. }
+        ));
+        assert!(matches!(
+            err("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 -3"),
+            FenError::Counter { .. }
+        ));
+    }
+
+    #[test]
+    fn absurd_counters_are_clamped() {
+        let p = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 99999999999999999999 0")
+            .expect("clamped");
+        assert_eq!(p.halfmove_clock(), MAX_HALFMOVE);
+        assert_eq!(p.fullmove_number(), 1);
+    }
+
+    #[test]
+    fn reachable_squares() {
+        let count = |kind, color| {
+            Square::all()
+                .filter(|&s| reachable(Piece::new(color, kind), s))
+                .count()
+        };
+        for c in Color::ALL {
+            assert_eq!(count(PieceKind::Advisor, c), 5);
+            assert_eq!(count(PieceKind::Elephant, c), 7);
+            assert_eq!(count(PieceKind::Pawn, c), 45 + 10);
+        }
+    }
+}
