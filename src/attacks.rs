@@ -363,10 +363,10 @@ mod tests {
 
     #[test]
     fn horse_attackers_mirror_horse_targets() {
-        for s in 0..SQUARES {
-            for t in 0..SQUARES {
-                let fwd = HORSE_TARGETS[s][0] >> t & 1;
-                let back = HORSE_ATTACKERS[t][0] >> s & 1;
+        for (s, targets) in HORSE_TARGETS.iter().enumerate() {
+            for (t, attackers) in HORSE_ATTACKERS.iter().enumerate() {
+                let fwd = targets[0] >> t & 1;
+                let back = attackers[0] >> s & 1;
                 assert_eq!(fwd, back, "{s} {t}");
             }
         }
