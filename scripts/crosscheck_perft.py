@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Cross-check every perft number in tests/perft.txt against independent
+generators: Debian's fairy-stockfish (`go perft N` in UCCI mode, ranks 0-9) for
+every depth, and PyPI's pyffish for the set of legal root moves (ranks 1-10,
+converted).
+
+Usage:
+  scripts/crosscheck_perft.py [--max-nodes N] [--file tests/perft.txt]
+  scripts/crosscheck_perft.py --generate NAME FEN [--max-nodes N]
+      prints a data line for a new position, with Chariot's counts at every
+      depth up to N nodes, after checking each against fairy-stockfish.
+
+Exits non-zero on any disagreement or if an oracle is missing.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def find_fairy_stockfish():
+    for cand in (shutil.which("fairy-stockfish"), "/usr/games/fairy-stockfish"):
+        if cand and os.path.exists(cand):
+            return cand
+    sys.exit("crosscheck: fairy-stockfish not found (apt-get install fairy-stockfish)")
+
+
+def chariot_binary():
+    path = os.path.join(ROOT, "target", "release", "chariot")
+    if not os.path.exists(path):
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    return path
+
+
+def fsf_perft(fsf, fen, depth):
+    """Runs `go perft depth` in UCCI mode and returns the node count."""
+    cmds = f"ucci\nposition fen {fen}\ngo perft {depth}\nquit\n"
+    out = subprocess.run([fsf], input=cmds, capture_output=True, text=True, timeout=600).stdout
+    for line in out.splitlines():
+        if line.startswith("Nodes searched:"):
+            return int(line.split(":")[1])
+    raise RuntimeError(f"fairy-stockfish gave no perft result for {fen}:\n{out}")
+
+
+def chariot_perft(binary, fen, depth):
+    out = subprocess.run([binary, "perft", str(depth), fen], capture_output=True, text=True,
+                         timeout=600, check=True).stdout
+    moves = []
+    total = None
+    for line in out.splitlines():
+        if line.startswith("Nodes searched:"):
+            total = int(line.split(":")[1])
+        elif ":" in line and len(line.split(":")[0]) == 4:
+            moves.append(line.split(":")[0])
+    return total, moves
+
+
+def to_ranks_1_10(move):
+    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
+
+
+def pyffish_root_moves(fen):
+    try:
+        import pyffish
+    except ImportError:
+        sys.exit("crosscheck: pyffish not installed (pip install pyffish)")
+    return sorted(pyffish.legal_moves("xiangqi", fen, []))
+
+
+def parse_file(path):
+    rows = []
+    with open(path) as fh:
+        for lineno, raw in enumerate(fh, 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            name, fen, counts = (part.strip() for part in line.split(";"))
+            depths = [tuple(int(x) for x in c.split("=")) for c in counts.split()]
+            rows.append((lineno, name, fen, depths))
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--file", default=os.path.join(ROOT, "tests", "perft.txt"))
+    ap.add_argument("--max-nodes", type=int, default=10**12,
+                    help="skip depths whose count exceeds this")
+    ap.add_argument("--generate", nargs=2, metavar=("NAME", "FEN"))
+    args = ap.parse_args()
+    fsf = find_fairy_stockfish()
+    binary = chariot_binary()
+
+    if args.generate:
+        name, fen = args.generate
+        parts = []
+        depth = 1
+        while True:
+            ours, _ = chariot_perft(binary, fen, depth)
+            theirs = fsf_perft(fsf, fen, depth)
+            if ours != theirs:
+                sys.exit(f"MISMATCH {name} depth {depth}: chariot {ours}, fairy-stockfish {theirs}")
+            parts.append(f"{depth}={ours}")
+            if ours == 0 or ours > args.max_nodes or depth >= 6:
+                break
+            depth += 1
+        print(f"{name} ; {fen} ; {' '.join(parts)}")
+        return
+
+    failures = 0
+    checked = 0
+    for lineno, name, fen, depths in parse_file(args.file):
+        _, ours_root = chariot_perft(binary, fen, 1)
+        theirs_root = pyffish_root_moves(fen)
+        if sorted(to_ranks_1_10(m) for m in ours_root) != theirs_root:
+            print(f"MISMATCH line {lineno} {name}: root moves differ from pyffish")
+            failures += 1
+        for depth, expected in depths:
+            if expected > args.max_nodes:
+                continue
+            theirs = fsf_perft(fsf, fen, depth)
+            checked += 1
+            if theirs != expected:
+                print(f"MISMATCH line {lineno} {name} depth {depth}: file {expected}, "
+                      f"fairy-stockfish {theirs}")
+                failures += 1
+    print(f"crosscheck: {checked} perft counts against fairy-stockfish, root moves of every "
+          f"position against pyffish: {failures} mismatch(es)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
