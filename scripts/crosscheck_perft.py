@@ -14,10 +14,12 @@ Exits non-zero on any disagreement or if an oracle is missing.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
 
+MOVE_LINE = re.compile(r"^[a-i][0-9][a-i][0-9]: [0-9]+$")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -53,7 +55,7 @@ def chariot_perft(binary, fen, depth):
     for line in out.splitlines():
         if line.startswith("Nodes searched:"):
             total = int(line.split(":")[1])
-        elif ":" in line and len(line.split(":")[0]) == 4:
+        elif MOVE_LINE.match(line):
             moves.append(line.split(":")[0])
     return total, moves
 

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, debug tests (with internal
+# consistency checks at every perft node), release tests (deep perft, more
+# property cases), and the cross-check of every perft number against
+# fairy-stockfish and pyffish.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "oracles (fairy-stockfish, pyffish, cchess)"
+scripts/setup_oracles.sh
+
+step "cargo fmt --check"
+cargo fmt --check
+
+step "cargo clippy --all-targets -- -D warnings"
+cargo clippy --quiet --all-targets -- -D warnings
+
+step "cargo test (debug)"
+cargo test --quiet
+
+step "cargo test --release"
+cargo test --quiet --release
+
+step "perft numbers against fairy-stockfish and pyffish"
+scripts/crosscheck_perft.py
+
+step "all tests passed"
