@@ -6,9 +6,12 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod eval;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod protocol;
+pub mod search;
 pub mod types;
 pub mod zobrist;
 

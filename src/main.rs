@@ -1,26 +1,43 @@
-//! The `chariot` binary: with no arguments it serves a GUI over stdin/stdout;
-//! with arguments it runs one command (`chariot perft 5`) and exits.
+//! The `chariot` binary: with no arguments it serves a GUI over stdin/stdout
+//! (UCCI or UCI); with arguments it runs one command (`chariot perft 5`) and
+//! exits.
 
 use anyhow::{bail, Context, Result};
-use chariot::perft::perft_divide;
+use chariot::perft::PerftReport;
 use chariot::Position;
 use std::io::Write;
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
+
+const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
+                     chariot perft <depth> [<fen>]   count legal move paths";
+
+fn init_logging() {
+    let mut builder = env_logger::Builder::new();
+    builder.target(env_logger::Target::Stderr);
+    match std::env::var("RUST_LOG") {
+        Ok(filter) => {
+            builder.parse_filters(&filter).init();
+        }
+        Err(_) => {
+            // Everything up to debug may be switched on later by the GUI's
+            // `debug` option; warnings and errors show by default.
+            builder.filter_level(log::LevelFilter::Debug).init();
+            log::set_max_level(log::LevelFilter::Warn);
+        }
+    }
+}
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    init_logging();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
-        None => {
-            log::error!("the protocol front end is not built yet; try `chariot perft 5`");
-            std::process::exit(2);
-        }
+        None => std::process::exit(chariot::protocol::run()),
         Some("perft") => cmd_perft(&args[1..]),
-        Some(other) => Err(anyhow::anyhow!(
-            "unknown command '{other}'; usage: chariot [perft <depth> [<fen>]]"
-        )),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(anyhow::anyhow!("unknown command '{other}'\n{USAGE}")),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
@@ -44,31 +61,17 @@ fn position_from_words(words: &[String]) -> Result<Position> {
 /// the time and the speed.
 fn cmd_perft(args: &[String]) -> Result<()> {
     let Some(depth) = args.first() else {
-        bail!("usage: chariot perft <depth> [<fen>]");
+        bail!("{USAGE}");
     };
     let depth: u32 = depth
         .parse()
         .with_context(|| format!("perft depth '{depth}' is not a non-negative whole number"))?;
     let mut pos = position_from_words(&args[1..])?;
-    let start = Instant::now();
-    let mut divide = perft_divide(&mut pos, depth);
-    let elapsed = start.elapsed();
-    divide.sort_by_key(|(m, _)| m.to_string());
-    let total: u64 = if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|(_, n)| n).sum()
-    };
+    let report = PerftReport::run(&mut pos, depth, &AtomicBool::new(false));
     let mut out = std::io::stdout().lock();
-    for (m, n) in &divide {
-        writeln!(out, "{m}: {n}")?;
+    for line in report.lines() {
+        writeln!(out, "{line}")?;
     }
-    let ms = elapsed.as_millis();
-    let nps = (total as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    writeln!(out)?;
-    writeln!(out, "Nodes searched: {total}")?;
-    writeln!(out, "Time: {ms} ms")?;
-    writeln!(out, "Nodes/second: {nps}")?;
     out.flush()?;
     Ok(())
 }

@@ -27,19 +27,65 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft split by root move ("divide"), in generation order.
-pub fn perft_divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    let moves = pos.legal_moves();
-    moves
-        .iter()
-        .map(|&m| {
+/// The result of a perft run, as both the command line and `go perft` print it.
+#[derive(Clone, Debug, Default)]
+pub struct PerftReport {
+    /// Leaves under each root move, sorted by move text.
+    pub divide: Vec<(Move, u64)>,
+    pub total: u64,
+    pub elapsed: std::time::Duration,
+    /// Whether `stop` cut the run short (the total is then partial).
+    pub stopped: bool,
+}
+
+impl PerftReport {
+    /// Runs perft, checking `stop` between root moves.
+    pub fn run(
+        pos: &mut Position,
+        depth: u32,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> PerftReport {
+        let start = std::time::Instant::now();
+        let mut report = PerftReport::default();
+        if depth == 0 {
+            report.total = 1;
+        }
+        let moves = if depth == 0 {
+            Default::default()
+        } else {
+            pos.legal_moves()
+        };
+        for &m in moves.iter() {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                report.stopped = true;
+                break;
+            }
             pos.make_move(m);
             let n = perft(pos, depth - 1);
             pos.unmake_move();
-            (m, n)
-        })
-        .collect()
+            report.divide.push((m, n));
+            report.total += n;
+        }
+        report.divide.sort_by_key(|(m, _)| m.to_string());
+        report.elapsed = start.elapsed();
+        report
+    }
+
+    /// Output lines: one per root move, a blank line, the total, time and speed.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .divide
+            .iter()
+            .map(|(m, n)| format!("{m}: {n}"))
+            .collect();
+        let nps = (self.total as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64;
+        lines.push(String::new());
+        if self.stopped {
+            lines.push("Perft stopped early: the total below is partial".to_string());
+        }
+        lines.push(format!("Nodes searched: {}", self.total));
+        lines.push(format!("Time: {} ms", self.elapsed.as_millis()));
+        lines.push(format!("Nodes/second: {nps}"));
+        lines
+    }
 }
