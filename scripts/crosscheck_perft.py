@@ -31,10 +31,9 @@ def find_fairy_stockfish():
 
 
 def chariot_binary():
-    path = os.path.join(ROOT, "target", "release", "chariot")
-    if not os.path.exists(path):
-        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    return path
+    # Always build: a no-op when up to date, and never a stale binary.
+    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    return os.path.join(ROOT, "target", "release", "chariot")
 
 
 def fsf_perft(fsf, fen, depth):

@@ -11,6 +11,9 @@ use std::sync::atomic::AtomicBool;
 const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
                      chariot perft <depth> [<fen>]   count legal move paths";
 
+/// Deepest perft accepted (perft 9 from the start already takes hours).
+const MAX_PERFT_DEPTH: u32 = 20;
+
 fn init_logging() {
     let mut builder = env_logger::Builder::new();
     builder.target(env_logger::Target::Stderr);
@@ -66,6 +69,9 @@ fn cmd_perft(args: &[String]) -> Result<()> {
     let depth: u32 = depth
         .parse()
         .with_context(|| format!("perft depth '{depth}' is not a non-negative whole number"))?;
+    if depth > MAX_PERFT_DEPTH {
+        bail!("perft depth {depth} is absurd: at most {MAX_PERFT_DEPTH}");
+    }
     let mut pos = position_from_words(&args[1..])?;
     let report = PerftReport::run(&mut pos, depth, &AtomicBool::new(false));
     let mut out = std::io::stdout().lock();

@@ -12,12 +12,13 @@
 //! lets `count_legal` count most moves with a popcount.
 
 use crate::attacks::{
-    blocked_mask, line_attacks, ADVISOR_STEPS, DIAG_NEIGHBOURS, ELEPHANT_TARGETS, HORSE_ATTACKERS,
-    HORSE_TARGETS, KING_STEPS, NO_SQUARE, ORTHO_NEIGHBOURS, PAWN_STEPS,
+    blocked_mask, file_mask, line_attacks, rank_mask, ADVISOR_STEPS, DIAG_NEIGHBOURS,
+    ELEPHANT_TARGETS, HORSE_ATTACKERS, HORSE_TARGETS, KING_STEPS, NO_SQUARE, ORTHO_NEIGHBOURS,
+    PAWN_STEPS,
 };
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Color, Move, MoveTextError, Piece, PieceKind, Square, FILES, RANKS};
+use crate::types::{Move, MoveTextError, Piece, PieceKind, Square, FILES, RANKS};
 use std::fmt;
 
 /// More than the most pseudo-legal moves any xiangqi position has (about 114:
@@ -40,13 +41,12 @@ impl MoveList {
         }
     }
 
+    /// Appends a move. The capacity exceeds any position's move count, so
+    /// overflowing it is a bug: it panics rather than lose a move.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
+        self.moves[self.len] = m;
+        self.len += 1;
     }
 
     pub fn clear(&mut self) {
@@ -124,10 +124,6 @@ pub enum IllegalMove {
 
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = |c: Color| match c {
-            Color::Red => "Red",
-            Color::Black => "Black",
-        };
         match self {
             IllegalMove::Text(e) => write!(f, "{e}"),
             IllegalMove::NoPiece { mv } => {
@@ -138,8 +134,8 @@ impl fmt::Display for IllegalMove {
                 "illegal move {mv}: the {} on {} is {}'s, and it is not {}'s turn",
                 piece.kind().name(),
                 mv.from(),
-                side(piece.color()),
-                side(piece.color())
+                piece.color(),
+                piece.color()
             ),
             IllegalMove::OwnPiece { mv } => {
                 write!(
@@ -235,7 +231,7 @@ impl Position {
         let (kf, kr) = (ksq.file() as i32, ksq.rank() as i32);
 
         // Lines: only worth walking when an enemy rook, cannon or king shares one.
-        let lines = crate::attacks::rank_mask(ksq.rank()) | crate::attacks::file_mask(ksq.file());
+        let lines = rank_mask(ksq.rank()) | file_mask(ksq.file());
         let sliders = enemy[PieceKind::Rook.index()]
             | enemy[PieceKind::Cannon.index()]
             | enemy[PieceKind::King.index()];
@@ -344,7 +340,7 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
-        // Counting is cheap enough; the common case finds moves at once.
+        // A full count costs about as much as one generation (popcounts).
         self.count_legal() > 0
     }
 

@@ -37,6 +37,15 @@ impl Color {
     }
 }
 
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Red => "Red",
+            Color::Black => "Black",
+        })
+    }
+}
+
 /// The seven kinds of pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PieceKind {

@@ -155,3 +155,22 @@ fn perft_is_colour_and_mirror_symmetric() {
         assert_eq!(perft(&mut pos, depth), expected, "{}", r.name);
     }
 }
+
+#[test]
+fn rows_without_moves_end_the_game_as_named() {
+    use chariot::NoMoves;
+    let mut seen = 0;
+    for r in rows() {
+        let pos = Position::from_fen(&r.fen).expect("valid FEN");
+        let expected = if r.name.starts_with("stalemate") {
+            Some(NoMoves::Stalemate)
+        } else if r.name.starts_with("checkmate") {
+            Some(NoMoves::Checkmate)
+        } else {
+            None
+        };
+        assert_eq!(pos.no_moves(), expected, "{}", r.name);
+        seen += expected.is_some() as usize;
+    }
+    assert!(seen >= 3, "stalemate and checkmate rows are in the file");
+}

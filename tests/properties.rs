@@ -56,7 +56,15 @@ fn make_unmake_restores_everything() {
                 panic!("after {m} from {fen}: {e}");
             }
             pos.unmake_move();
+            if let Err(e) = pos.check_consistency() {
+                panic!("after unmaking {m} from {fen}: {e}");
+            }
             assert_eq!(*pos, before, "unmake {m} from {fen}");
+            assert_eq!(
+                pos.pieces_of(chariot::Color::Red),
+                before.pieces_of(chariot::Color::Red)
+            );
+            assert_eq!(pos.occupied(), before.occupied());
             assert_eq!(pos.key(), before.key());
             assert_eq!(pos.history(), before.history());
         }

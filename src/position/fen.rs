@@ -49,13 +49,6 @@ pub enum FenError {
     Counter { field: &'static str, value: String },
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::Red => "Red",
-        Color::Black => "Black",
-    }
-}
-
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use FenError::*;
@@ -75,29 +68,29 @@ impl fmt::Display for FenError {
             ),
             Side(s) => write!(f, "FEN side to move '{s}' is not w, r or b"),
             KingCount { color, count } => {
-                write!(f, "FEN has {count} {} king(s); expected exactly 1", color_name(*color))
+                write!(f, "FEN has {count} {} king(s); expected exactly 1", color)
             }
             KingOutsidePalace { color, square } => {
-                write!(f, "FEN puts the {} king on {square}, outside its palace", color_name(*color))
+                write!(f, "FEN puts the {} king on {square}, outside its palace", color)
             }
             TooMany { color, kind, count } => write!(
                 f,
                 "FEN has {count} {} {}s; at most {} allowed",
-                color_name(*color),
+                color,
                 kind.name(),
                 kind.max_count()
             ),
             Unreachable { piece, square } => write!(
                 f,
                 "FEN puts a {} {} on {square}, a square it can never reach",
-                color_name(piece.color()),
+                piece.color(),
                 piece.kind().name()
             ),
             KingsFacing => write!(f, "FEN kings face each other on an open file"),
             OpponentInCheck { side } => write!(
                 f,
                 "FEN side to move ({}) could capture the enemy king",
-                color_name(*side)
+                side
             ),
             Counter { field, value } => write!(f, "FEN {field} '{value}' is not a number"),
         }
@@ -141,7 +134,7 @@ fn parse_counter(field: &'static str, s: &str) -> Result<u32, FenError> {
 impl Position {
     /// Reads a FEN string with 2 to 6 fields. Fields 3 and 4 are ignored.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().take(7).collect();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(2..=6).contains(&fields.len()) {
             return Err(FenError::FieldCount(fields.len()));
         }
@@ -361,6 +354,26 @@ mod tests {
             err("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 -3"),
             FenError::Counter { .. }
         ));
+    }
+
+    #[test]
+    fn messages_name_what_is_wrong() {
+        let msg = |fen: &str| err(fen).to_string();
+        assert_eq!(msg("a b c d e f g h"), "FEN has 8 field(s); expected 2 to 6 (board, side to move, -, -, half-move clock, move number)");
+        assert!(
+            msg("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN w")
+                .contains("rank 0 covers 8 files")
+        );
+        assert!(
+            msg("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w")
+                .contains("rank 0 has unknown character 'X'")
+        );
+        assert!(msg("3k5/9/9/9/9/9/9/9/9/K8 w").contains("Red king on a0, outside its palace"));
+        assert!(
+            msg("3k5/9/9/9/9/9/9/9/9/4K4 w - - 1x 1").contains("half-move clock (field 5) '1x'")
+        );
+        assert!(msg("3k5/9/9/9/9/9/9/9/9/A3K4 w").contains("Red advisor on a0"));
+        assert!(msg("4k4/9/9/9/9/9/9/9/9/4K4 x").contains("side to move 'x'"));
     }
 
     #[test]
