@@ -400,7 +400,7 @@ impl Controller {
             self.no_move();
             return;
         }
-        if dialect == Dialect::Ucci && g.depth.is_some_and(|d| d < 1.0) && !g.infinite {
+        if dialect == Dialect::Ucci && g.depth == Some(0.0) && !g.infinite {
             // UCCI `go depth 0`: a static evaluation and no move.
             send(&format!("info depth 0 score {}", evaluate(&pos)));
             self.no_move();

@@ -1,0 +1,623 @@
+//! The protocol as clients use it: the compiled binary is spawned and driven
+//! over pipes, with timeouts. Every `bestmove` is checked for legality in the
+//! position it answers. Timeouts are generous (the machine is shared): the
+//! stop latency itself is measured by scripts/stop_latency.py, not here.
+
+use chariot::{Move, Position};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn chariot");
+        let stdout = child.stdout.take().expect("stdout");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let err = Arc::new(Mutex::new(String::new()));
+        let err2 = Arc::clone(&err);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut e = err2.lock().expect("lock");
+                e.push_str(&line);
+                e.push('\n');
+            }
+        });
+        Engine {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            stderr: err,
+        }
+    }
+
+    fn ucci() -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.until(|l| l == "ucciok");
+        e
+    }
+
+    fn uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.until(|l| l == "uciok");
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    fn next(&self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => Some(l),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Lines up to and including the first that satisfies `done`.
+    fn until(&self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + WAIT;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next(left) {
+                Some(l) => {
+                    let stop = done(&l);
+                    seen.push(l);
+                    if stop {
+                        return seen;
+                    }
+                }
+                None => panic!(
+                    "timed out; got {seen:?}\nstderr: {}",
+                    self.stderr.lock().expect("lock")
+                ),
+            }
+        }
+    }
+
+    /// The next line starting with `bestmove` or equal to `nobestmove`,
+    /// with the lines before it.
+    fn bestmove(&self) -> (String, Vec<String>) {
+        let mut lines = self.until(|l| l.starts_with("bestmove") || l == "nobestmove");
+        let last = lines.pop().expect("a line");
+        (last, lines)
+    }
+
+    /// Asserts nothing arrives on stdout for `d`.
+    fn silent_for(&self, d: Duration) {
+        if let Some(l) = self.next(d) {
+            panic!("unexpected output '{l}'");
+        }
+    }
+
+    fn alive(&mut self) {
+        self.send("isready");
+        self.until(|l| l == "readyok");
+    }
+
+    fn stderr_has(&self, needle: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if self.stderr.lock().expect("lock").contains(needle) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+
+    fn wait_exit(&mut self) -> i32 {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < deadline, "engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The position a `position` line sets up.
+fn setup(fen: Option<&str>, moves: &[&str]) -> Position {
+    let mut pos = match fen {
+        Some(f) => Position::from_fen(f).expect("test FEN"),
+        None => Position::startpos(),
+    };
+    for m in moves {
+        let mv = pos.parse_move(m).expect("test move");
+        pos.make_move(mv);
+    }
+    pos
+}
+
+/// Checks a `bestmove` line is a legal move (and its ponder move legal after it).
+fn assert_legal(line: &str, pos: &Position) -> Move {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[0], "bestmove", "{line}");
+    let m = pos
+        .parse_move(words[1])
+        .unwrap_or_else(|e| panic!("'{line}' in {}: {e}", pos.to_fen()));
+    if let Some(i) = words.iter().position(|w| *w == "ponder") {
+        let mut after = pos.clone();
+        after.make_move(m);
+        after
+            .parse_move(words[i + 1])
+            .unwrap_or_else(|e| panic!("ponder move of '{line}': {e}"));
+    }
+    m
+}
+
+const MATED: &str = "5k3/3r5/9/9/4r4/9/9/9/9/4K4 w - - 0 1";
+const STALEMATE: &str = "5k3/9/3r5/9/9/9/9/9/r8/4K4 w - - 0 1";
+/// Red to move can take a free rook on e5 with the rook on e1.
+const FREE_ROOK: &str = "3k5/9/9/9/4r4/9/9/9/4R4/4K4 w - - 0 1";
+/// Red mates in one with a1a9 (d8 is covered by the rook on h8, e9 by the
+/// flying general).
+const MATE_IN_ONE: &str = "3k5/7R1/9/9/9/9/9/9/R8/4K4 w - - 0 1";
+
+#[test]
+fn nothing_before_the_handshake_then_ucci_at_once() {
+    let mut e = Engine::start();
+    e.silent_for(Duration::from_millis(300));
+    e.send("ucci");
+    let lines = e.until(|l| l == "ucciok");
+    assert!(lines[0].starts_with("id name Chariot"));
+    assert_eq!(
+        lines
+            .iter()
+            .find(|l| l.starts_with("option"))
+            .map(String::as_str),
+        Some("option usemillisec type check default true"),
+        "usemillisec is advertised first"
+    );
+    e.send("quit");
+    e.until(|l| l == "bye");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn uci_handshake_and_options() {
+    let mut e = Engine::uci();
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Move Overhead value 10");
+    e.send("setoption Threads 1");
+    e.send("setoption name NoSuchOption value 3");
+    e.alive();
+    assert!(e.stderr_has("unknown option 'NoSuchOption'"));
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 3");
+    let (best, infos) = e.bestmove();
+    assert_legal(&best, &setup(None, &["h2e2"]));
+    assert!(infos
+        .iter()
+        .any(|l| l.contains(" score cp ") && l.contains(" pv ")));
+}
+
+#[test]
+fn every_go_mode_gives_one_legal_bestmove() {
+    let modes = [
+        "go depth 3",
+        "go nodes 3000",
+        "go time 1000 increment 0",
+        "go time 5000 movestogo 40",
+        "go time 3000 increment 20 opptime 3000 oppincrement 20",
+        "go time 1000 movestogo 1 opptime 100 oppmovestogo 5",
+        "go wtime 2000 btime 2000 winc 10 binc 10",
+        "go wtime 2000 btime 2000 movestogo 10",
+        "go movetime 200",
+        "go draw depth 2",
+    ];
+    let mut e = Engine::ucci();
+    let pos = setup(None, &["h2e2", "h9g7"]);
+    for mode in modes {
+        e.send("position startpos moves h2e2 h9g7");
+        e.send(mode);
+        let (best, _) = e.bestmove();
+        assert_legal(&best, &pos);
+        // Exactly one: nothing more follows.
+        e.alive();
+    }
+}
+
+#[test]
+fn mate_is_found_and_scored_by_distance() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go mate 1");
+    let (best, infos) = e.bestmove();
+    let m = assert_legal(&best, &setup(Some(MATE_IN_ONE), &[]));
+    let mut after = setup(Some(MATE_IN_ONE), &[]);
+    after.make_move(m);
+    assert!(after.legal_moves().is_empty(), "{best} mates");
+    assert!(
+        infos.last().is_some_and(|l| l.contains("score 9999")),
+        "{infos:?}"
+    );
+
+    let mut u = Engine::uci();
+    u.send(&format!("position fen {MATE_IN_ONE}"));
+    u.send("go depth 3");
+    let (best, infos) = u.bestmove();
+    assert_legal(&best, &setup(Some(MATE_IN_ONE), &[]));
+    assert!(
+        infos.last().is_some_and(|l| l.contains("score mate 1")),
+        "{infos:?}"
+    );
+}
+
+#[test]
+fn stop_ends_infinite_searches() {
+    for go in ["go infinite", "go depth infinite", "go"] {
+        let mut e = Engine::ucci();
+        e.send("position startpos");
+        e.send(go);
+        e.silent_for_bestmove(Duration::from_millis(300));
+        e.send("stop");
+        let (best, _) = e.bestmove();
+        assert_legal(&best, &Position::startpos());
+    }
+}
+
+impl Engine {
+    /// Asserts no bestmove arrives for `d` (info lines may).
+    fn silent_for_bestmove(&self, d: Duration) {
+        let deadline = Instant::now() + d;
+        while let Some(l) = self.next(deadline.saturating_duration_since(Instant::now())) {
+            assert!(
+                !l.starts_with("bestmove") && l != "nobestmove",
+                "early '{l}'"
+            );
+        }
+    }
+}
+
+#[test]
+fn infinite_result_is_held_until_stop() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    // The depth limit is reached at once, but infinite mode holds the answer.
+    e.send("go infinite depth 2");
+    e.silent_for_bestmove(Duration::from_millis(500));
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &Position::startpos());
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::ucci();
+    e.send("setoption ponder true");
+    e.send("position startpos moves b2e2");
+    e.send("go ponder depth 2");
+    e.silent_for_bestmove(Duration::from_millis(500));
+    e.send("isready");
+    e.until(|l| l == "readyok");
+    e.send("ponderhit");
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &setup(None, &["b2e2"]));
+
+    // ponderhit with a time limit: the clock starts at ponderhit.
+    e.send("position startpos moves b2e2");
+    e.send("go ponder time 400 increment 0");
+    e.silent_for_bestmove(Duration::from_millis(800));
+    e.send("ponderhit draw");
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &setup(None, &["b2e2"]));
+
+    // stop while pondering also answers.
+    e.send("position startpos moves b2e2");
+    e.send("go ponder infinite");
+    e.silent_for_bestmove(Duration::from_millis(200));
+    e.send("stop");
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &setup(None, &["b2e2"]));
+}
+
+#[test]
+fn commands_while_thinking_run_in_order_afterwards() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 5");
+    e.send(&format!("position fen {FREE_ROOK}"));
+    e.send("go depth 2");
+    e.send("isready");
+    // isready is answered at once, before the first bestmove.
+    let lines = e.until(|l| l == "readyok" || l.starts_with("bestmove"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
+    let (first, _) = e.bestmove();
+    assert_legal(&first, &Position::startpos());
+    let (second, _) = e.bestmove();
+    assert_eq!(
+        assert_legal(&second, &setup(Some(FREE_ROOK), &[])).to_string(),
+        "e1e5"
+    );
+}
+
+#[test]
+fn banmoves_exclude_the_best_move() {
+    let mut e = Engine::ucci();
+    e.send(&format!("position fen {FREE_ROOK}"));
+    e.send("go depth 3");
+    let (best, _) = e.bestmove();
+    assert_eq!(best.split_whitespace().nth(1), Some("e1e5"));
+    e.send(&format!("position fen {FREE_ROOK}"));
+    e.send("banmoves e1e5");
+    e.send("go depth 3");
+    let (best, _) = e.bestmove();
+    let m = assert_legal(&best, &setup(Some(FREE_ROOK), &[]));
+    assert_ne!(m.to_string(), "e1e5");
+    // The next position clears the ban.
+    e.send(&format!("position fen {FREE_ROOK}"));
+    e.send("go depth 3");
+    let (best, _) = e.bestmove();
+    assert_eq!(best.split_whitespace().nth(1), Some("e1e5"));
+
+    // UCI searchmoves restricts the root the same way.
+    let mut u = Engine::uci();
+    u.send(&format!("position fen {FREE_ROOK}"));
+    u.send("go depth 3 searchmoves e0f0 e1e2");
+    let (best, _) = u.bestmove();
+    let m = assert_legal(&best, &setup(Some(FREE_ROOK), &[]));
+    assert!(["e0f0", "e1e2"].contains(&m.to_string().as_str()), "{best}");
+}
+
+#[test]
+fn no_move_answers() {
+    let mut e = Engine::ucci();
+    for fen in [MATED, STALEMATE] {
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 3");
+        assert_eq!(e.bestmove().0, "nobestmove");
+    }
+    // stop while idle.
+    e.send("stop");
+    assert_eq!(e.bestmove().0, "nobestmove");
+    // every legal move banned.
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    let all: Vec<String> = setup(Some(MATE_IN_ONE), &[])
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    e.send(&format!("banmoves {}", all.join(" ")));
+    e.send("go depth 2");
+    assert_eq!(e.bestmove().0, "nobestmove");
+    // go depth 0: a static evaluation, no move.
+    e.send("position startpos");
+    e.send("go depth 0");
+    let (last, before) = e.bestmove();
+    assert_eq!(last, "nobestmove");
+    assert!(before.iter().any(|l| l.starts_with("info depth 0 score")));
+
+    let mut u = Engine::uci();
+    u.send(&format!("position fen {MATED}"));
+    u.send("go depth 2");
+    assert_eq!(u.bestmove().0, "bestmove (none)");
+}
+
+#[test]
+fn bad_input_is_reported_and_survived() {
+    let mut e = Engine::ucci();
+    let cases: [(&[u8], &str); 12] = [
+        (
+            b"position fen rnbakabnr/9/1c5c1 w\n",
+            "FEN board has 3 rank(s)",
+        ),
+        (b"position fen 4k4/9/9/9/9/9/9/9/9/9 w\n", "Red king(s)"),
+        (
+            b"position startpos moves h2e2 h9h0 b0c2\n",
+            "move 2 of the list",
+        ),
+        (b"position startpos moves h2e2 zz99\n", "move 2 of the list"),
+        (b"position fen\n", "missing FEN"),
+        (b"frobnicate the engine\n", "unknown command 'frobnicate'"),
+        (b"go depth lots\n", "'depth' needs a number"),
+        (b"go sideways\n", "unexpected word 'sideways'"),
+        (b"\xff\xfe\x00\x01garbage\n", "unknown command"),
+        (b"setoption ponder maybe\n", "not true or false"),
+        (b"banmoves a0a9\n", "banmoves"),
+        (b"ponderhit\n", "not pondering"),
+    ];
+    for (input, expected) in cases {
+        e.send_bytes(input);
+        e.alive();
+        assert!(
+            e.stderr_has(expected),
+            "no '{expected}' on stderr for {input:?}"
+        );
+    }
+    // A rejected position is never searched: no move until a valid one arrives.
+    e.send("position startpos moves h2e2 h9h0");
+    e.send("go depth 2");
+    assert_eq!(e.bestmove().0, "nobestmove");
+    e.send("position fen 4k4/9/9/9/9/9/9/9/9/9 w");
+    e.send("go depth 2");
+    assert_eq!(e.bestmove().0, "nobestmove");
+    // A line of megabytes.
+    let mut huge = b"position startpos moves ".to_vec();
+    huge.extend(b"h2e2 ".repeat(400_000));
+    huge.push(b'\n');
+    e.send_bytes(&huge);
+    e.alive();
+    assert!(e.stderr_has("too long"));
+    e.send("go depth 1");
+    assert_eq!(e.bestmove().0, "nobestmove");
+    // Absurd numbers are clamped.
+    e.send("position startpos");
+    e.send("go depth -7");
+    assert_legal(&e.bestmove().0, &Position::startpos());
+    e.send("go nodes 99999999999999999999999 depth 2");
+    assert_legal(&e.bestmove().0, &Position::startpos());
+    e.send("go time -5 movestogo 0");
+    assert_legal(&e.bestmove().0, &Position::startpos());
+    e.send("setoption hashsize 99999999999");
+    e.send("setoption name MultiPV value -4");
+    e.alive();
+}
+
+#[test]
+fn quit_while_thinking_exits_after_bye() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.silent_for_bestmove(Duration::from_millis(200));
+    e.send("quit");
+    let lines = e.until(|l| l == "bye");
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{lines:?}");
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn eof_lets_a_finite_search_finish() {
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go depth 4");
+    e.close_stdin();
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &Position::startpos());
+    assert_eq!(e.wait_exit(), 0);
+
+    // EOF during an infinite search stops it and still answers.
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.close_stdin();
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &Position::startpos());
+    assert_eq!(e.wait_exit(), 0);
+}
+
+#[test]
+fn seconds_when_usemillisec_is_off() {
+    let mut e = Engine::ucci();
+    e.send("setoption usemillisec false");
+    e.send("position startpos");
+    // One second (not one millisecond): the search reaches a real depth.
+    e.send("go time 1 movestogo 1");
+    let (best, infos) = e.bestmove();
+    assert_legal(&best, &Position::startpos());
+    let depth = infos
+        .iter()
+        .filter_map(|l| {
+            l.split_whitespace()
+                .nth(2)
+                .and_then(|d| d.parse::<u32>().ok())
+        })
+        .max()
+        .unwrap_or(0);
+    assert!(depth >= 3, "{infos:?}");
+}
+
+#[test]
+fn display_perft_probe_and_multipv() {
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Key:"));
+    assert!(lines.iter().any(
+        |l| l.starts_with("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b")
+    ));
+    e.send("position startpos");
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("Nodes searched: 79666")
+    );
+    e.send("probe startpos moves h2e2");
+    e.until(|l| l.starts_with("pophash"));
+
+    let mut u = Engine::uci();
+    u.send("setoption name MultiPV value 3");
+    u.send("position startpos");
+    u.send("go depth 2");
+    let (best, infos) = u.bestmove();
+    assert_legal(&best, &Position::startpos());
+    for k in 1..=3 {
+        assert!(
+            infos
+                .iter()
+                .any(|l| l.starts_with("info depth 2 ") && l.contains(&format!(" multipv {k} "))),
+            "{infos:?}"
+        );
+    }
+}
+
+#[test]
+fn fixed_node_searches_are_deterministic() {
+    let run = || {
+        let mut e = Engine::ucci();
+        e.send("position startpos moves h2e2 h9g7 h0g2");
+        e.send("go nodes 20000");
+        let (best, infos) = e.bestmove();
+        // Drop timing fields.
+        let strip = |l: &String| -> String {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < w.len() {
+                if w[i] == "nps" || w[i] == "time" {
+                    i += 2;
+                } else {
+                    out.push(w[i]);
+                    i += 1;
+                }
+            }
+            out.join(" ")
+        };
+        (best, infos.iter().map(strip).collect::<Vec<_>>())
+    };
+    assert_eq!(run(), run());
+}
