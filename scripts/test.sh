@@ -26,4 +26,11 @@ cargo test --quiet --release
 step "perft numbers against fairy-stockfish and pyffish"
 scripts/crosscheck_perft.py
 
+step "cchess's UCCI and UCI clients drive a complete game"
+scripts/compat_cchess.py
+scripts/compat_cchess.py --protocol uci
+
+step "a complete clocked game against fairy-stockfish (UCCI), every move checked"
+scripts/game_vs_fsf.py
+
 step "all tests passed"

@@ -46,8 +46,9 @@ pub enum Event {
     PerftDone(PerftReport),
 }
 
-/// Accept a draw offer when our score is at or below this.
-const DRAW_ACCEPT: i32 = 0;
+/// Accept a draw offer when our score is at or below this (slightly worse:
+/// an equal position is still worth playing on).
+const DRAW_ACCEPT: i32 = -20;
 /// Resign (UCCI only) when the search proves we are mated within this many plies.
 const RESIGN_MATE_PLIES: i32 = 6;
 /// Largest `go perft` depth accepted.
@@ -396,7 +397,8 @@ impl Controller {
             } else {
                 "every legal move is banned or excluded"
             };
-            self.error(&format!("go: {why}"));
+            // Not an error: the GUI is told by nobestmove / bestmove (none).
+            log::debug!("go: {why}");
             self.no_move();
             return;
         }
