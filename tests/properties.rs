@@ -166,7 +166,7 @@ fn no_legal_move_is_a_loss_either_way() {
         }
     });
     assert!(mates > 0, "no checkmate reached");
-    let _ = stalemates;
+    assert!(stalemates > 0, "no stalemate reached");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Parsing of protocol lines into commands. Pure: no I/O, no engine state.
 //! Both dialects' spellings are accepted in both dialects.
 
+use crate::types::truncate;
 use std::fmt;
 
 /// Which protocol the GUI speaks.
@@ -101,10 +102,6 @@ impl fmt::Display for ParseError {
     }
 }
 
-fn short(s: &str) -> String {
-    crate::types::truncate(s)
-}
-
 fn number(what: &str, value: Option<&&str>) -> Result<f64, ParseError> {
     let Some(v) = value else {
         return Err(ParseError::NotANumber {
@@ -117,7 +114,7 @@ fn number(what: &str, value: Option<&&str>) -> Result<f64, ParseError> {
         Ok(x) if x.is_infinite() => Ok(if x > 0.0 { f64::MAX } else { f64::MIN }),
         _ => Err(ParseError::NotANumber {
             what: what.to_string(),
-            value: short(v),
+            value: truncate(v),
         }),
     }
 }
@@ -135,7 +132,7 @@ fn position_spec(words: &[&str]) -> Result<PositionSpec, ParseError> {
             if let Some(extra) = head.get(1) {
                 return Err(ParseError::UnexpectedWord {
                     command: "position",
-                    word: short(extra),
+                    word: truncate(extra),
                 });
             }
             Base::Startpos
@@ -149,7 +146,7 @@ fn position_spec(words: &[&str]) -> Result<PositionSpec, ParseError> {
         Some(other) => {
             return Err(ParseError::UnexpectedWord {
                 command: "position",
-                word: short(other),
+                word: truncate(other),
             })
         }
     };
@@ -206,7 +203,7 @@ fn go(words: &[&str]) -> Result<GoParams, ParseError> {
             other => {
                 return Err(ParseError::UnexpectedWord {
                     command: "go",
-                    word: short(other),
+                    word: truncate(other),
                 })
             }
         }
@@ -217,6 +214,15 @@ fn go(words: &[&str]) -> Result<GoParams, ParseError> {
 
 /// Four-letter `go` keywords, which end a `searchmoves` list.
 const GO_KEYWORDS: [&str; 5] = ["time", "mate", "binc", "winc", "draw"];
+
+/// Whether a line, understood or not, is meant to set the position (so that
+/// refusing it must leave no position to search).
+pub fn sets_position(line: &str) -> bool {
+    matches!(
+        line.split_whitespace().next(),
+        Some("position" | "fen" | "startpos")
+    )
+}
 
 /// Parses one line. Tokens are separated by any run of spaces or tabs; a
 /// trailing `\r` is ignored.
@@ -249,7 +255,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "ucinewgame" => Command::NewGame,
         "debug" => Command::Debug(rest.first() != Some(&"off")),
         "d" => Command::Display,
-        other => return Err(ParseError::Unknown(short(other))),
+        other => return Err(ParseError::Unknown(truncate(other))),
     })
 }
 

@@ -54,6 +54,13 @@ const RESIGN_MATE_PLIES: i32 = 6;
 /// Largest `go perft` depth accepted.
 const MAX_PERFT_DEPTH: u32 = 12;
 
+/// What a thinking state runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RunKind {
+    Search { infinite: bool, draw_offered: bool },
+    Perft,
+}
+
 /// The thinking state.
 struct Running {
     shared: Arc<Shared>,
@@ -116,14 +123,8 @@ impl Controller {
                 Event::Line(line) => self.on_line(line),
                 Event::Overlong { len, head } => {
                     let msg = format!("ignored a line of {len} bytes starting '{head}': too long");
-                    if matches!(
-                        head.split_whitespace().next(),
-                        Some("position" | "fen" | "startpos")
-                    ) {
-                        self.position = None;
-                        self.error(&format!(
-                            "{msg}; no position is set until a valid one arrives"
-                        ));
+                    if command::sets_position(&head) {
+                        self.reject_position(&msg);
                     } else {
                         self.error(&msg);
                     }
@@ -211,13 +212,8 @@ impl Controller {
                     log::error!("{e}; expecting 'ucci' or 'uci' first");
                     return;
                 }
-                let first = line.split_whitespace().next();
-                if matches!(first, Some("position" | "fen" | "startpos")) {
-                    self.position = None;
-                    self.banned.clear();
-                    self.error(&format!(
-                        "{e}; no position is set until a valid one arrives"
-                    ));
+                if command::sets_position(line) {
+                    self.reject_position(&e.to_string());
                 } else {
                     self.error(&e.to_string());
                 }
@@ -244,12 +240,7 @@ impl Controller {
                 self.banned.clear();
                 match self.build_position(&spec) {
                     Ok(pos) => self.position = Some(pos),
-                    Err(msg) => {
-                        self.position = None;
-                        self.error(&format!(
-                            "{msg}; no position is set until a valid one arrives"
-                        ));
-                    }
+                    Err(msg) => self.reject_position(&msg),
                 }
             }
             Command::BanMoves(moves) => self.ban(&moves),
@@ -273,6 +264,16 @@ impl Controller {
                 None => self.error("no valid position is set"),
             },
         }
+    }
+
+    /// Forgets the position after a rejected `position` line: nothing is
+    /// searched until a valid one arrives.
+    fn reject_position(&mut self, why: &str) {
+        self.position = None;
+        self.banned.clear();
+        self.error(&format!(
+            "{why}; no position is set until a valid one arrives"
+        ));
     }
 
     fn set_debug(&mut self, on: bool) {
@@ -459,64 +460,69 @@ impl Controller {
         };
         let shared = Arc::new(Shared::default());
         shared.ponder.store(g.ponder, Ordering::Relaxed);
-        let start = Instant::now();
-        let tx = self.tx.clone();
-        let thread_shared = Arc::clone(&shared);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let mut report = |info: Info| {
-                    let _ = tx.send(Event::Info(info));
-                };
-                let outcome = search::search(job, &thread_shared, start, &mut report);
-                let _ = tx.send(Event::Done(outcome));
-            });
-        match handle {
-            Ok(h) => {
-                self.running = Some(Running {
-                    shared,
-                    handle: Some(h),
-                    start,
-                    perft: false,
-                    infinite: limits.infinite,
-                    draw_offered: g.draw,
-                    held: None,
-                    stop_requested: false,
-                });
-            }
-            Err(e) => {
-                self.error(&format!("go: cannot start the search thread: {e}"));
-                self.no_move();
-            }
-        }
+        let kind = RunKind::Search {
+            infinite: limits.infinite,
+            draw_offered: g.draw,
+        };
+        self.launch(shared, kind, move |shared, start, tx| {
+            let mut report = |info: Info| {
+                let _ = tx.send(Event::Info(info));
+            };
+            let outcome = search::search(job, shared, start, &mut report);
+            let _ = tx.send(Event::Done(outcome));
+        });
     }
 
     fn start_perft(&mut self, mut pos: Position, depth: u32) {
-        let shared = Arc::new(Shared::default());
-        let thread_shared = Arc::clone(&shared);
-        let tx = self.tx.clone();
-        let handle = std::thread::Builder::new()
-            .name("perft".into())
-            .spawn(move || {
-                let report = PerftReport::run(&mut pos, depth, &thread_shared.stop);
+        self.launch(
+            Arc::new(Shared::default()),
+            RunKind::Perft,
+            move |shared, _, tx| {
+                let report = PerftReport::run(&mut pos, depth, &shared.stop);
                 let _ = tx.send(Event::PerftDone(report));
-            });
-        match handle {
-            Ok(h) => {
-                self.running = Some(Running {
-                    shared,
-                    handle: Some(h),
-                    start: Instant::now(),
-                    perft: true,
-                    infinite: false,
-                    draw_offered: false,
-                    held: None,
-                    stop_requested: false,
-                });
+            },
+        );
+    }
+
+    /// Starts `work` on its own thread and enters the thinking state.
+    fn launch<F>(&mut self, shared: Arc<Shared>, kind: RunKind, work: F)
+    where
+        F: FnOnce(&Shared, Instant, &Sender<Event>) + Send + 'static,
+    {
+        let start = Instant::now();
+        let tx = self.tx.clone();
+        let thread_shared = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || work(&thread_shared, start, &tx));
+        let handle = match spawned {
+            Ok(handle) => handle,
+            Err(e) => {
+                self.error(&format!("go: cannot start a thread: {e}"));
+                if kind != RunKind::Perft {
+                    self.no_move();
+                }
+                return;
             }
-            Err(e) => self.error(&format!("go perft: cannot start a thread: {e}")),
-        }
+        };
+        let (infinite, draw_offered) = match kind {
+            RunKind::Search {
+                infinite,
+                draw_offered,
+            } => (infinite, draw_offered),
+            RunKind::Perft => (false, false),
+        };
+        self.running = Some(Running {
+            shared,
+            handle: Some(handle),
+            start,
+            perft: kind == RunKind::Perft,
+            infinite,
+            draw_offered,
+            held: None,
+            stop_requested: false,
+        });
     }
 
     fn stop(&mut self) {
@@ -594,7 +600,7 @@ impl Controller {
     }
 
     fn print_info(&self, info: &Info) {
-        let nps = info.nodes * 1000 / info.time_ms.max(1);
+        let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
         let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
         let multipv = if self.options.multipv > 1 {
             format!(" multipv {}", info.multipv)

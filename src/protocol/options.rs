@@ -69,88 +69,80 @@ impl Default for Options {
 
 const DEFAULT_HASH_MB: u64 = 16;
 
+/// Which option a table entry is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Id {
+    UseMillisec,
+    Hash,
+    Threads,
+    Ponder,
+    Batch,
+    Debug,
+    NewGame,
+    ClearHash,
+    UseBook,
+    BookFiles,
+    Randomness,
+    MultiPv,
+    MoveOverhead,
+}
+
 #[derive(Clone, Copy)]
 enum Kind {
     Check,
-    Spin { min: u64, max: u64 },
+    /// A number in `min..=max`. With `auto`, 0 means "engine decides" (the
+    /// UCCI convention) and stands for `auto`; UCI, which has no such
+    /// convention, is offered `1..=max`.
+    Spin {
+        min: u64,
+        max: u64,
+        auto: Option<u64>,
+    },
     Combo,
     Button,
     Text,
 }
 
-/// One option: UCCI name, UCI name, kind.
+/// One option: which, UCCI name, UCI name (empty: not offered), kind.
 struct Def {
+    id: Id,
     ucci: &'static str,
     uci: &'static str,
     kind: Kind,
 }
 
+const fn def(id: Id, ucci: &'static str, uci: &'static str, kind: Kind) -> Def {
+    Def {
+        id,
+        ucci,
+        uci,
+        kind,
+    }
+}
+
+const fn spin(min: u64, max: u64) -> Kind {
+    Kind::Spin {
+        min,
+        max,
+        auto: None,
+    }
+}
+
+#[rustfmt::skip]
 const DEFS: [Def; 13] = [
-    Def {
-        ucci: "usemillisec",
-        uci: "",
-        kind: Kind::Check,
-    },
-    Def {
-        ucci: "hashsize",
-        uci: "Hash",
-        kind: Kind::Spin { min: 0, max: 65536 },
-    },
-    Def {
-        ucci: "threads",
-        uci: "Threads",
-        kind: Kind::Spin { min: 0, max: 256 },
-    },
-    Def {
-        ucci: "ponder",
-        uci: "Ponder",
-        kind: Kind::Check,
-    },
-    Def {
-        ucci: "batch",
-        uci: "",
-        kind: Kind::Check,
-    },
-    Def {
-        ucci: "debug",
-        uci: "",
-        kind: Kind::Check,
-    },
-    Def {
-        ucci: "newgame",
-        uci: "",
-        kind: Kind::Button,
-    },
-    Def {
-        ucci: "",
-        uci: "Clear Hash",
-        kind: Kind::Button,
-    },
-    Def {
-        ucci: "usebook",
-        uci: "UseBook",
-        kind: Kind::Check,
-    },
-    Def {
-        ucci: "bookfiles",
-        uci: "BookFiles",
-        kind: Kind::Text,
-    },
-    Def {
-        ucci: "randomness",
-        uci: "Randomness",
-        kind: Kind::Combo,
-    },
-    Def {
-        ucci: "multipv",
-        uci: "MultiPV",
-        kind: Kind::Spin { min: 1, max: 128 },
-    },
-    Def {
-        ucci: "moveoverhead",
-        uci: "Move Overhead",
-        kind: Kind::Spin { min: 0, max: 5000 },
-    },
+    def(Id::UseMillisec, "usemillisec", "", Kind::Check),
+    def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
+    def(Id::Threads, "threads", "Threads", Kind::Spin { min: 0, max: 256, auto: Some(1) }),
+    def(Id::Ponder, "ponder", "Ponder", Kind::Check),
+    def(Id::Batch, "batch", "", Kind::Check),
+    def(Id::Debug, "debug", "", Kind::Check),
+    def(Id::NewGame, "newgame", "", Kind::Button),
+    def(Id::ClearHash, "", "Clear Hash", Kind::Button),
+    def(Id::UseBook, "usebook", "UseBook", Kind::Check),
+    def(Id::BookFiles, "bookfiles", "BookFiles", Kind::Text),
+    def(Id::Randomness, "randomness", "Randomness", Kind::Combo),
+    def(Id::MultiPv, "multipv", "MultiPV", spin(1, 128)),
+    def(Id::MoveOverhead, "moveoverhead", "Move Overhead", spin(0, 5000)),
 ];
 
 /// What a `setoption` asks the engine to do besides storing a value.
@@ -235,15 +227,10 @@ impl Options {
             let default = self.value_text(d);
             let body = match d.kind {
                 Kind::Check => format!("type check default {default}"),
-                Kind::Spin { min, max } => match dialect {
+                Kind::Spin { min, max, auto } => match dialect {
                     Dialect::Ucci => format!("type spin min {min} max {max} default {default}"),
-                    // UCCI's 0 = "engine decides" has no UCI equivalent.
                     Dialect::Uci => {
-                        let min = if d.ucci == "hashsize" || d.ucci == "threads" {
-                            1
-                        } else {
-                            min
-                        };
+                        let min = if auto.is_some() { 1 } else { min };
                         format!("type spin default {default} min {min} max {max}")
                     }
                 },
@@ -273,29 +260,24 @@ impl Options {
     }
 
     fn value_text(&self, d: &Def) -> String {
-        match d.ucci {
-            "usemillisec" => self.usemillisec.to_string(),
-            "hashsize" => self.hash_mb.to_string(),
-            "threads" => self.threads.to_string(),
-            "ponder" => self.ponder.to_string(),
-            "batch" => self.batch.to_string(),
-            "debug" => self.debug.to_string(),
-            "usebook" => self.usebook.to_string(),
-            "bookfiles" => {
-                if self.bookfiles.is_empty() {
-                    "<empty>".to_string()
-                } else {
-                    self.bookfiles.clone()
-                }
-            }
-            "randomness" => RANDOMNESS
+        match d.id {
+            Id::UseMillisec => self.usemillisec.to_string(),
+            Id::Hash => self.hash_mb.to_string(),
+            Id::Threads => self.threads.to_string(),
+            Id::Ponder => self.ponder.to_string(),
+            Id::Batch => self.batch.to_string(),
+            Id::Debug => self.debug.to_string(),
+            Id::UseBook => self.usebook.to_string(),
+            Id::BookFiles if self.bookfiles.is_empty() => "<empty>".to_string(),
+            Id::BookFiles => self.bookfiles.clone(),
+            Id::Randomness => RANDOMNESS
                 .iter()
                 .find(|(_, r, _)| *r == self.randomness)
                 .map_or("none", |(n, _, _)| n)
                 .to_string(),
-            "multipv" => self.multipv.to_string(),
-            "moveoverhead" => self.move_overhead_ms.to_string(),
-            _ => String::new(),
+            Id::MultiPv => self.multipv.to_string(),
+            Id::MoveOverhead => self.move_overhead_ms.to_string(),
+            Id::NewGame | Id::ClearHash => String::new(),
         }
     }
 
@@ -328,41 +310,39 @@ impl Options {
             value: crate::types::truncate(&value),
             want,
         };
-        match def.kind {
-            Kind::Button => {
-                return Ok(Effect::NewGame);
+        let check = || parse_bool(&value).ok_or_else(|| bad("true or false"));
+        let number = || -> Result<u64, OptionError> {
+            let Kind::Spin { min, max, auto } = def.kind else {
+                return Err(bad("a number"));
+            };
+            let x: f64 = value.trim().parse().map_err(|_| bad("a number"))?;
+            if x.is_nan() {
+                return Err(bad("a number"));
             }
-            Kind::Check => {
-                let b = parse_bool(&value).ok_or_else(|| bad("true or false"))?;
-                match def.ucci {
-                    "usemillisec" => self.usemillisec = b,
-                    "ponder" => self.ponder = b,
-                    "batch" => self.batch = b,
-                    "usebook" => self.usebook = b,
-                    _ => {
-                        self.debug = b;
-                        return Ok(Effect::Debug(b));
-                    }
-                }
+            let v = (x.max(0.0).min(u64::MAX as f64) as u64).clamp(min, max);
+            Ok(match auto {
+                Some(auto) if v == 0 => auto,
+                _ => v,
+            })
+        };
+        match def.id {
+            Id::NewGame | Id::ClearHash => return Ok(Effect::NewGame),
+            Id::UseMillisec => self.usemillisec = check()?,
+            Id::Ponder => self.ponder = check()?,
+            Id::Batch => self.batch = check()?,
+            Id::UseBook => self.usebook = check()?,
+            Id::Debug => {
+                self.debug = check()?;
+                return Ok(Effect::Debug(self.debug));
             }
-            Kind::Spin { min, max } => {
-                let x: f64 = value.trim().parse().map_err(|_| bad("a number"))?;
-                if x.is_nan() {
-                    return Err(bad("a number"));
-                }
-                let v = (x.max(0.0).min(u64::MAX as f64) as u64).clamp(min, max);
-                match def.ucci {
-                    "hashsize" => {
-                        // 0 means "engine decides".
-                        self.hash_mb = if v == 0 { DEFAULT_HASH_MB } else { v };
-                        return Ok(Effect::Resize);
-                    }
-                    "threads" => self.threads = v.max(1),
-                    "multipv" => self.multipv = v,
-                    _ => self.move_overhead_ms = v,
-                }
+            Id::Hash => {
+                self.hash_mb = number()?;
+                return Ok(Effect::Resize);
             }
-            Kind::Combo => {
+            Id::Threads => self.threads = number()?,
+            Id::MultiPv => self.multipv = number()?,
+            Id::MoveOverhead => self.move_overhead_ms = number()?,
+            Id::Randomness => {
                 let v = value.trim().to_ascii_lowercase();
                 self.randomness = RANDOMNESS
                     .iter()
@@ -370,7 +350,7 @@ impl Options {
                     .map(|&(_, r, _)| r)
                     .ok_or_else(|| bad("none, tiny, small, medium, large or huge"))?;
             }
-            Kind::Text => {
+            Id::BookFiles => {
                 let v = value.trim();
                 self.bookfiles = if v == "<empty>" {
                     String::new()

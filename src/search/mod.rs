@@ -177,7 +177,7 @@ impl Searcher<'_> {
         self.pv_len[ply] = child_len;
     }
 
-    fn negamax(&mut self, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(&mut self, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.poll() {
@@ -196,14 +196,41 @@ impl Searcher<'_> {
             return -(MATE - ply as i32);
         }
         self.order(&mut moves, ply);
-        let mut best = -INFINITY;
-        for &m in moves.iter() {
-            let capture = self.pos.is_capture(m);
+        let Some((best, cutoff)) =
+            self.search_moves(&moves, -INFINITY, alpha, beta, ply, |s, a, b| {
+                s.negamax(depth - 1, a, b, ply + 1)
+            })
+        else {
+            return 0;
+        };
+        if let Some(m) = cutoff.filter(|&m| !self.pos.is_capture(m)) {
+            let bonus = (depth * depth) as i32;
+            let i = self.history_index(m);
+            let h = &mut self.history[i];
+            *h += bonus - *h * bonus / HISTORY_MAX;
+        }
+        best
+    }
+
+    /// Plays each of `moves` and scores it by `child(searcher, alpha, beta)`
+    /// from the opponent's side, starting from `best`. Returns the best score
+    /// and the move that failed high (if one did), or `None` when stopped.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        moves: &[Move],
+        mut best: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        child: impl Fn(&mut Self, i32, i32) -> i32,
+    ) -> Option<(i32, Option<Move>)> {
+        for &m in moves {
             self.pos.make_move(m);
-            let score = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+            let score = -child(self, -beta, -alpha);
             self.pos.unmake_move();
             if self.stopped {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -211,18 +238,12 @@ impl Searcher<'_> {
                     alpha = score;
                     self.update_pv(ply, m);
                     if alpha >= beta {
-                        if !capture {
-                            let bonus = (depth * depth) as i32;
-                            let h = &mut self.history
-                                [self.pos.piece_at(m.from()).index() * SQUARES + m.to().index()];
-                            *h += bonus - *h * bonus / HISTORY_MAX;
-                        }
-                        break;
+                        return Some((best, Some(m)));
                     }
                 }
             }
         }
-        best
+        Some((best, None))
     }
 
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -233,47 +254,34 @@ impl Searcher<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
-        let mut best = -INFINITY;
         let mut moves = MoveList::new();
         if in_check {
             self.pos.generate(GenType::All, &mut moves);
             if moves.is_empty() {
                 return -(MATE - ply as i32);
             }
-        } else {
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(&self.pos);
+        }
+        let mut best = -INFINITY;
+        if !in_check {
+            // Stand pat: the side to move may decline every capture.
             best = evaluate(&self.pos);
-            if best >= beta || ply >= MAX_PLY - 1 {
+            if best >= beta {
                 return best;
             }
             alpha = alpha.max(best);
             self.pos.generate(GenType::Captures, &mut moves);
         }
-        if ply >= MAX_PLY - 1 {
-            return evaluate(&self.pos);
-        }
         self.order(&mut moves, usize::MAX);
-        for &m in moves.iter() {
-            self.pos.make_move(m);
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
-            self.pos.unmake_move();
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
+        self.search_moves(&moves, best, alpha, beta, ply, |s, a, b| {
+            s.quiesce(a, b, ply + 1)
+        })
+        .map_or(0, |(best, _)| best)
     }
 
-    /// Searches the root moves not in `excluded` to `depth`. Returns the best
+    /// Searches the given root moves to `depth`. Returns the best
     /// score and PV, and the score of every root move searched with a window
     /// wide enough (down to `best - margin`) to be exact within the margin.
     fn search_root(&mut self, moves: &[Move], depth: u32, margin: i32) -> Option<RootResult> {
