@@ -177,13 +177,23 @@ impl Searcher<'_> {
         self.pv_len[ply] = child_len;
     }
 
-    fn negamax(&mut self, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Entering a node: resets its PV, counts it and polls the limits.
+    /// False when the search must stop.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.poll() {
-            return 0;
+            return false;
         }
         self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
+    fn negamax(&mut self, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.enter(ply) {
+            return 0;
+        }
         let in_check = self.pos.in_check();
         // Check extension.
         let depth = depth + in_check as u32;
@@ -247,12 +257,9 @@ impl Searcher<'_> {
     }
 
     fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.poll() {
+        if !self.enter(ply) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
         let mut moves = MoveList::new();
         if in_check {
