@@ -1,7 +1,7 @@
 //! A set of squares as a `u128`: bit `rank * 9 + file`. Only the low 90 bits
 //! are ever set.
 
-use crate::types::{Square, FILES, SQUARES};
+use crate::types::{Square, FILES, RANKS, SQUARES};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -70,6 +70,16 @@ impl Bitboard {
     #[inline(always)]
     pub const fn rank_bits(self, rank: usize) -> usize {
         ((self.0 >> (rank * FILES)) as usize) & 0x1ff
+    }
+
+    /// The ten bits of one file, rank 0 lowest.
+    #[inline]
+    pub fn file_bits(self, file: usize) -> usize {
+        let mut bits = 0;
+        for rank in 0..RANKS {
+            bits |= (((self.0 >> (rank * FILES + file)) & 1) as usize) << rank;
+        }
+        bits
     }
 
     /// Mirrors ranks (0 ↔ 9), the board seen from the other side.

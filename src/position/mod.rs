@@ -6,7 +6,8 @@ mod fen;
 pub use fen::{FenError, START_FEN};
 
 use crate::attacks::{
-    blocked_mask, line_attacks, DIAG_NEIGHBOURS, HORSE_ATTACKERS, PAWN_ATTACKERS,
+    blocked_mask, line_attacks, ADVISOR_STEPS, DIAG_NEIGHBOURS, ELEPHANT_TARGETS, HORSE_ATTACKERS,
+    KING_STEPS, PAWN_ATTACKERS,
 };
 use crate::bitboard::Bitboard;
 use crate::types::{Color, Move, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
@@ -261,6 +262,25 @@ impl Position {
         let pawns = Bitboard(PAWN_ATTACKERS[us.flip().index()][ksq.index()]);
         (horses & them[PieceKind::Horse.index()] & keep).any()
             || (pawns & them[PieceKind::Pawn.index()] & keep).any()
+    }
+
+    /// Pieces of colour `by` among `occ` that attack `sq` (could capture on it)
+    /// when the board's occupancy is `occ`. Palace and river limits come from
+    /// the tables; pins are not considered, nor the flying general.
+    pub fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let them = &self.pieces[by.index()];
+        let i = sq.index();
+        let (rook_reach, cannon_caps) =
+            line_attacks(sq, occ.rank_bits(sq.rank()), occ.file_bits(sq.file()));
+        let diag = blocked_mask(&DIAG_NEIGHBOURS, sq, occ);
+        let attackers = (rook_reach & them[PieceKind::Rook.index()])
+            | (cannon_caps & them[PieceKind::Cannon.index()])
+            | (Bitboard(HORSE_ATTACKERS[i][diag]) & them[PieceKind::Horse.index()])
+            | (Bitboard(ELEPHANT_TARGETS[i][diag]) & them[PieceKind::Elephant.index()])
+            | (Bitboard(ADVISOR_STEPS[i]) & them[PieceKind::Advisor.index()])
+            | (Bitboard(KING_STEPS[i]) & them[PieceKind::King.index()])
+            | (Bitboard(PAWN_ATTACKERS[by.index()][i]) & them[PieceKind::Pawn.index()]);
+        attackers & occ
     }
 
     /// Whether `color`'s king is attacked in the current position.
