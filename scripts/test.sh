@@ -23,6 +23,10 @@ cargo test --quiet
 step "cargo test --release"
 cargo test --quiet --release
 
+step "bench signature equals the latest 'Bench:' commit line"
+cargo build --quiet --release
+scripts/bench_check.sh
+
 step "perft numbers against fairy-stockfish and pyffish"
 scripts/crosscheck_perft.py
 

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
 pub mod eval;
 pub mod movegen;

@@ -9,10 +9,13 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
-                     chariot perft <depth> [<fen>]   count legal move paths";
+                     chariot perft <depth> [<fen>]   count legal move paths\n       \
+                     chariot bench [<depth>]         the fixed benchmark search (signature)";
 
 /// Deepest perft accepted (perft 9 from the start already takes hours).
 const MAX_PERFT_DEPTH: u32 = 20;
+/// Deepest bench accepted.
+const MAX_BENCH_DEPTH: u32 = 30;
 
 fn init_logging() {
     let mut builder = env_logger::Builder::new();
@@ -36,6 +39,7 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         None => std::process::exit(chariot::protocol::run()),
         Some("perft") => cmd_perft(&args[1..]),
+        Some("bench") => cmd_bench(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -58,6 +62,29 @@ fn position_from_words(words: &[String]) -> Result<Position> {
     }
     let text = text.strip_prefix("fen ").unwrap_or(text);
     Position::from_fen(text).context("bad position")
+}
+
+/// `chariot bench [<depth>]`: searches the bench positions and prints the
+/// node count and speed.
+fn cmd_bench(args: &[String]) -> Result<()> {
+    let depth = match args {
+        [] => chariot::bench::DEFAULT_DEPTH,
+        [d] => d
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=MAX_BENCH_DEPTH).contains(d))
+            .with_context(|| {
+                format!("bench depth '{d}' must be a whole number from 1 to {MAX_BENCH_DEPTH}")
+            })?,
+        _ => bail!("{USAGE}"),
+    };
+    let report = chariot::bench::run(depth, &chariot::search::Shared::default());
+    let mut out = std::io::stdout().lock();
+    for line in report.lines() {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// `chariot perft <depth> [<fen>]`: one line per root move, then the total,

@@ -91,7 +91,7 @@ pub fn adjudicate(pos: &Position, move_limit_plies: u32) -> Option<Verdict> {
             reason,
         });
     }
-    let occurrences = earlier_occurrences(pos);
+    let occurrences: Vec<usize> = earlier_occurrences(pos).collect();
     if occurrences.len() + 1 >= GAME_REPETITIONS {
         let start = occurrences[GAME_REPETITIONS - 2];
         return Some(match judge_cycle(pos, start) {
@@ -124,22 +124,15 @@ pub fn adjudicate(pos: &Position, move_limit_plies: u32) -> Option<Verdict> {
 /// pieces, same side to move), most recent first. Captures are irreversible,
 /// so only the plies since the last one are searched; a null move ends the
 /// search too.
-pub fn earlier_occurrences(pos: &Position) -> Vec<usize> {
+pub fn earlier_occurrences(pos: &Position) -> impl Iterator<Item = usize> + '_ {
     let history = pos.history();
     let n = history.len();
     let reach = (pos.halfmove_clock() as usize).min(n);
-    let mut found = Vec::new();
-    let mut i = n;
-    while i >= 2 && n - (i - 2) <= reach {
-        i -= 2;
-        if history[i + 1].mv.is_null() || history[i].mv.is_null() {
-            break;
-        }
-        if history[i].key == pos.key() {
-            found.push(i);
-        }
-    }
-    found
+    let key = pos.key();
+    (1..=reach / 2)
+        .map(move |k| n - 2 * k)
+        .take_while(move |&i| !history[i].mv.is_null() && !history[i + 1].mv.is_null())
+        .filter(move |&i| history[i].key == key)
 }
 
 /// Judges the cycle of moves from history index `start` (where the current
@@ -290,7 +283,7 @@ mod tests {
     #[test]
     fn plain_repetition_is_a_draw_at_the_third_occurrence() {
         let pos = play(crate::START_FEN, "b0c2 b9c7 c2b0 c7b9 b0c2 b9c7 c2b0 c7b9");
-        assert_eq!(earlier_occurrences(&pos), vec![4, 0]);
+        assert_eq!(earlier_occurrences(&pos).collect::<Vec<_>>(), vec![4, 0]);
         let v = adjudicate(&pos, MOVE_LIMIT_PLIES);
         assert_eq!(
             v,
@@ -370,10 +363,10 @@ mod tests {
     fn repetition_inside_a_window_of_reversible_moves() {
         // A capture in between makes earlier positions unreachable.
         let pos = play(crate::START_FEN, "b0c2 b9c7 c2b0 c7b9");
-        assert_eq!(earlier_occurrences(&pos), vec![0]);
+        assert_eq!(earlier_occurrences(&pos).collect::<Vec<_>>(), vec![0]);
         let mut reset = pos.clone();
         reset.clear_history();
-        assert!(earlier_occurrences(&reset).is_empty());
+        assert_eq!(earlier_occurrences(&reset).count(), 0);
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub enum Command {
     Debug(bool),
     /// `d`: print the board, FEN and key.
     Display,
+    /// `bench [depth]`: the fixed benchmark search.
+    Bench(Option<f64>),
 }
 
 /// Why a line was not understood.
@@ -255,6 +257,10 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "ucinewgame" => Command::NewGame,
         "debug" => Command::Debug(rest.first() != Some(&"off")),
         "d" => Command::Display,
+        "bench" => Command::Bench(match rest.first() {
+            Some(w) => Some(number("bench", Some(w))?),
+            None => None,
+        }),
         other => return Err(ParseError::Unknown(truncate(other))),
     })
 }

@@ -15,10 +15,14 @@ pub mod command;
 pub mod options;
 mod reader;
 
+use crate::bench::{self, BenchReport};
 use crate::eval::evaluate;
 use crate::perft::PerftReport;
 use crate::position::Position;
-use crate::search::{self, mate_plies, Clock, Info, Job, Limits, Outcome, Shared, MATE, MAX_DEPTH};
+use crate::search::tt::Bound;
+use crate::search::{
+    self, mate_plies, Clock, Info, Job, Limits, Outcome, Shared, Tables, MATE, MAX_DEPTH,
+};
 use crate::types::{Color, Move};
 use command::{Base, Command, Dialect, GoParams, ParseError, PositionSpec};
 use options::{Effect, Options};
@@ -44,21 +48,31 @@ pub enum Event {
     Info(Info),
     Done(Outcome),
     PerftDone(PerftReport),
+    BenchDone(BenchReport),
 }
 
 /// Accept a draw offer when our score is at or below this (slightly worse:
 /// an equal position is still worth playing on).
 const DRAW_ACCEPT: i32 = -20;
-/// Resign (UCCI only) when the search proves we are mated within this many plies.
+/// Resign (UCCI only) when the search proves we are mated within this many plies...
 const RESIGN_MATE_PLIES: i32 = 6;
+/// ...or after this many searches in a row scored at or below `RESIGN_SCORE`.
+const RESIGN_STREAK: u32 = 8;
+const RESIGN_SCORE: i32 = -1000;
+/// Largest `bench` depth accepted.
+const MAX_BENCH_DEPTH: u32 = 30;
 /// Largest `go perft` depth accepted.
 const MAX_PERFT_DEPTH: u32 = 12;
 
 /// What a thinking state runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum RunKind {
-    Search { infinite: bool, draw_offered: bool },
-    Perft,
+    Search {
+        infinite: bool,
+        draw_offered: bool,
+    },
+    /// `go perft` or `bench`: no bestmove follows.
+    Count,
 }
 
 /// The thinking state.
@@ -66,7 +80,8 @@ struct Running {
     shared: Arc<Shared>,
     handle: Option<JoinHandle<()>>,
     start: Instant,
-    perft: bool,
+    /// A perft or bench run rather than a search.
+    counting: bool,
     infinite: bool,
     draw_offered: bool,
     /// A result that arrived while pondering or in infinite mode.
@@ -87,6 +102,10 @@ struct Controller {
     eof: bool,
     quitting: bool,
     searches: u64,
+    /// Hash table and move-ordering tables, kept between searches.
+    tables: Arc<Tables>,
+    /// Searches in a row whose score was hopeless (for resigning).
+    hopeless: u32,
 }
 
 /// Writes one protocol line to stdout and flushes it.
@@ -111,6 +130,8 @@ pub fn run() -> i32 {
         eof: false,
         quitting: false,
         searches: 0,
+        tables: Arc::new(Tables::new(Options::default().hash_mb as usize)),
+        hopeless: 0,
     };
     c.event_loop(&rx);
     0
@@ -133,6 +154,12 @@ impl Controller {
                 Event::Info(info) => self.print_info(&info),
                 Event::Done(outcome) => self.on_done(outcome),
                 Event::PerftDone(report) => {
+                    for line in report.lines() {
+                        send(&line);
+                    }
+                    self.end_running();
+                }
+                Event::BenchDone(report) => {
                     for line in report.lines() {
                         send(&line);
                     }
@@ -263,6 +290,7 @@ impl Controller {
                 }
                 None => self.error("no valid position is set"),
             },
+            Command::Bench(depth) => self.bench(depth),
         }
     }
 
@@ -288,18 +316,36 @@ impl Controller {
     }
 
     fn new_game(&mut self) {
-        // The plain search keeps no tables between moves yet; the search
-        // issue's hash and history tables are cleared here.
-        log::debug!("new game");
+        log::debug!("new game: tables cleared");
+        self.tables.clear();
+        self.hopeless = 0;
+    }
+
+    /// Makes a new hash table of the size set, within what the machine has.
+    fn resize_hash(&mut self) {
+        let asked = self.options.hash_mb as usize;
+        let mb = match available_memory_mb() {
+            Some(avail) if asked > avail / 4 => {
+                self.error(&format!(
+                    "hash size {asked} MB is more than a quarter of the memory available ({avail} MB): using {} MB",
+                    avail / 4
+                ));
+                avail / 4
+            }
+            _ => asked,
+        };
+        // Free the old table before allocating the new one.
+        self.tables = Arc::new(Tables::new(0));
+        self.tables = Arc::new(Tables::new(mb));
+        log::debug!("hash table: {} MB", self.tables.tt.megabytes());
     }
 
     fn set_option(&mut self, words: &[String]) {
         match self.options.set(words) {
             Ok(Effect::NewGame) => self.new_game(),
             Ok(Effect::Debug(on)) => self.set_debug(on),
-            Ok(Effect::Resize | Effect::Set) => {
-                log::debug!("setoption {}", words.join(" "));
-            }
+            Ok(Effect::Resize) => self.resize_hash(),
+            Ok(Effect::Set) => log::debug!("setoption {}", words.join(" ")),
             Err(e @ options::OptionError::Unknown(_)) => log::warn!("{e}"),
             Err(e) => self.error(&e.to_string()),
         }
@@ -345,14 +391,43 @@ impl Controller {
 
     /// Answers `probe`: what the hash table holds for the position.
     fn probe(&self, spec: &PositionSpec) {
-        match self.build_position(spec) {
-            // No table is kept between searches yet: nothing to report.
-            Ok(_) => send("pophash"),
+        let pos = match self.build_position(spec) {
+            Ok(pos) => pos,
             Err(msg) => {
                 self.error(&format!("probe: {msg}"));
                 send("pophash");
+                return;
+            }
+        };
+        let mut line = String::from("pophash");
+        if let Some(e) = self.tables.tt.probe(pos.key()) {
+            if !e.mv.is_null() && pos.is_legal(e.mv) {
+                line.push_str(&format!(" bestmove {}", e.mv));
+            }
+            // Scores as seen from this position (mate distances from here).
+            let score = search::tt::score_from_tt(e.score, 0);
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                line.push_str(&format!(" lowerbound {score} depth {}", e.depth));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                line.push_str(&format!(" upperbound {score} depth {}", e.depth));
             }
         }
+        send(&line);
+    }
+
+    fn bench(&mut self, depth: Option<f64>) {
+        let depth = depth.map_or(bench::DEFAULT_DEPTH, |d| {
+            clamp(d, 1.0, MAX_BENCH_DEPTH as f64) as u32
+        });
+        self.launch(
+            Arc::new(Shared::default()),
+            RunKind::Count,
+            move |shared, _, tx| {
+                let report = bench::run(depth, shared);
+                let _ = tx.send(Event::BenchDone(report));
+            },
+        );
     }
 
     /// `nobestmove` (UCCI) or `bestmove (none)` (UCI).
@@ -457,6 +532,8 @@ impl Controller {
             randomness: self.options.randomness.margin(),
             move_overhead_ms: self.options.move_overhead_ms,
             seed,
+            threads: (self.options.threads as usize).max(1),
+            tables: Arc::clone(&self.tables),
         };
         let shared = Arc::new(Shared::default());
         shared.ponder.store(g.ponder, Ordering::Relaxed);
@@ -476,7 +553,7 @@ impl Controller {
     fn start_perft(&mut self, mut pos: Position, depth: u32) {
         self.launch(
             Arc::new(Shared::default()),
-            RunKind::Perft,
+            RunKind::Count,
             move |shared, _, tx| {
                 let report = PerftReport::run(&mut pos, depth, &shared.stop);
                 let _ = tx.send(Event::PerftDone(report));
@@ -500,7 +577,7 @@ impl Controller {
             Ok(handle) => handle,
             Err(e) => {
                 self.error(&format!("go: cannot start a thread: {e}"));
-                if kind != RunKind::Perft {
+                if kind != RunKind::Count {
                     self.no_move();
                 }
                 return;
@@ -511,13 +588,13 @@ impl Controller {
                 infinite,
                 draw_offered,
             } => (infinite, draw_offered),
-            RunKind::Perft => (false, false),
+            RunKind::Count => (false, false),
         };
         self.running = Some(Running {
             shared,
             handle: Some(handle),
             start,
-            perft: kind == RunKind::Perft,
+            counting: kind == RunKind::Count,
             infinite,
             draw_offered,
             held: None,
@@ -540,7 +617,7 @@ impl Controller {
         let Some(r) = &mut self.running else {
             return;
         };
-        if r.perft || !r.shared.ponder.load(Ordering::Relaxed) {
+        if r.counting || !r.shared.ponder.load(Ordering::Relaxed) {
             self.error("ponderhit while not pondering: ignored");
             return;
         }
@@ -581,10 +658,17 @@ impl Controller {
         if let Some(p) = outcome.ponder {
             line.push_str(&format!(" ponder {p}"));
         }
+        self.hopeless = if outcome.score <= RESIGN_SCORE {
+            self.hopeless + 1
+        } else {
+            0
+        };
         if self.dialect != Some(Dialect::Uci) {
+            let mated_soon =
+                mate_plies(outcome.score).is_some_and(|p| p < 0 && -p <= RESIGN_MATE_PLIES);
             if draw_offered && outcome.score <= DRAW_ACCEPT {
                 line.push_str(" draw");
-            } else if mate_plies(outcome.score).is_some_and(|p| p < 0 && -p <= RESIGN_MATE_PLIES) {
+            } else if mated_soon || self.hopeless >= RESIGN_STREAK {
                 line.push_str(" resign");
             }
         }
@@ -600,6 +684,11 @@ impl Controller {
     }
 
     fn print_info(&self, info: &Info) {
+        let uci = self.dialect == Some(Dialect::Uci);
+        if info.bound.is_some() && !uci {
+            // UCCI has no bound marks: only exact scores are shown.
+            return;
+        }
         let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
         let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
         let multipv = if self.options.multipv > 1 {
@@ -615,15 +704,29 @@ impl Controller {
             },
             _ => info.score.clamp(-MATE, MATE).to_string(),
         };
+        let bound = match info.bound {
+            Some(Bound::Lower) => " lowerbound",
+            Some(Bound::Upper) => " upperbound",
+            _ => "",
+        };
         send(&format!(
-            "info depth {} seldepth {}{multipv} score {score} nodes {} nps {nps} time {} pv {}",
+            "info depth {} seldepth {}{multipv} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.nodes,
+            info.hashfull,
             info.time_ms,
             pv.join(" ")
         ));
     }
+}
+
+/// Memory the system says is available, in megabytes (Linux; `None` elsewhere).
+fn available_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 /// Clamps a number from the GUI into range (NaN becomes the minimum).
