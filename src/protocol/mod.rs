@@ -491,18 +491,19 @@ impl Controller {
             1.0
         };
         let ms = |v: Option<f64>| v.map(|x| clamp(x * unit, 0.0, 1e12) as u64);
-        let (time, inc, mtg) = if g.time.is_some() {
-            (ms(g.time), ms(g.increment), g.movestogo)
+        let (time, inc, opp) = if g.time.is_some() {
+            (ms(g.time), ms(g.increment), ms(g.opptime))
         } else {
             match pos.side_to_move() {
-                Color::Red => (ms(g.wtime), ms(g.winc), g.movestogo),
-                Color::Black => (ms(g.btime), ms(g.binc), g.movestogo),
+                Color::Red => (ms(g.wtime), ms(g.winc), ms(g.btime)),
+                Color::Black => (ms(g.btime), ms(g.binc), ms(g.wtime)),
             }
         };
         let clock = time.map(|time_ms| Clock {
             time_ms,
             inc_ms: inc.unwrap_or(0),
-            movestogo: mtg.map(|m| clamp(m, 1.0, 1000.0) as u32),
+            movestogo: g.movestogo.map(|m| clamp(m, 1.0, 1000.0) as u32),
+            opp_time_ms: opp,
         });
         let mut limits = Limits {
             depth: g.depth.map(|d| clamp(d, 1.0, MAX_DEPTH as f64) as u32),

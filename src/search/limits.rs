@@ -12,6 +12,8 @@ pub struct Clock {
     pub inc_ms: u64,
     /// Moves to the next time control, if any.
     pub movestogo: Option<u32>,
+    /// The opponent's time left, if the GUI says.
+    pub opp_time_ms: Option<u64>,
 }
 
 /// What bounds one search. `None` means unbounded.
@@ -53,14 +55,27 @@ pub fn plan(limits: &Limits, overhead: u64) -> TimePlan {
     let Some(clock) = limits.clock else {
         return TimePlan::default();
     };
-    // Keep a reserve: never plan to use the overhead or the last sliver.
-    let left = clock.time_ms.saturating_sub(overhead).max(1);
     let mtg = clock
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 60));
-    let base = (left / mtg).saturating_add(clock.inc_ms / 4 * 3);
-    let cap = if mtg == 1 { left / 10 * 8 } else { left / 2 };
-    let soft = base.min(cap).max(1);
+    // The time this and the next `mtg - 1` moves may share, with the
+    // overhead paid on every one of them (and a margin of two more): a low
+    // clock then moves at once instead of draining itself on latency.
+    let pool = clock
+        .time_ms
+        .saturating_add(clock.inc_ms.saturating_mul(mtg - 1))
+        .saturating_sub(overhead.saturating_mul(mtg + 2));
+    let mut soft = (pool / mtg).max(1);
+    // The opponent's clock: with more time than the opponent, spend a
+    // little more; with less, a little less.
+    if let Some(opp) = clock.opp_time_ms {
+        let ratio = (clock.time_ms as f64 + 1.0) / (opp as f64 + 1.0);
+        soft = (soft as f64 * ratio.clamp(0.8, 1.25)) as u64;
+    }
+    // Never plan to use the overhead or most of what is left.
+    let left = clock.time_ms.saturating_sub(overhead).max(1);
+    let cap = if mtg == 1 { left / 10 * 8 } else { left / 3 };
+    let soft = soft.min(cap).max(1);
     let hard = soft.saturating_mul(4).min(cap).max(soft);
     TimePlan {
         soft_ms: Some(soft),
@@ -78,6 +93,7 @@ mod tests {
                 time_ms,
                 inc_ms,
                 movestogo,
+                opp_time_ms: None,
             }),
             ..Limits::default()
         }
@@ -101,6 +117,34 @@ mod tests {
                 "{t} {inc} {mtg:?}: hard {hard}"
             );
         }
+    }
+
+    #[test]
+    fn a_low_clock_moves_at_once_and_a_healthy_one_thinks() {
+        // 45 ms left at 1 s + 10 ms: the pool is spent, so move at once.
+        let p = plan(&clock(45, 10, None), 30);
+        assert_eq!(p.soft_ms, Some(1));
+        assert!(p.hard_ms.is_some_and(|h| h <= 5), "{p:?}");
+        // A full 1 s + 10 ms clock keeps most of itself for later moves.
+        let p = plan(&clock(1000, 10, None), 30);
+        assert!(p.soft_ms.is_some_and(|s| (1..=20).contains(&s)), "{p:?}");
+        // 5 s + 50 ms: about a tenth of a second per move.
+        let p = plan(&clock(5000, 50, None), 30);
+        assert!(p.soft_ms.is_some_and(|s| (100..=250).contains(&s)), "{p:?}");
+    }
+
+    #[test]
+    fn the_opponent_clock_shifts_the_budget() {
+        let mut l = clock(60_000, 0, None);
+        let even = plan(&l, 30).soft_ms.unwrap_or(0);
+        if let Some(c) = &mut l.clock {
+            c.opp_time_ms = Some(20_000);
+        }
+        assert!(plan(&l, 30).soft_ms.unwrap_or(0) > even);
+        if let Some(c) = &mut l.clock {
+            c.opp_time_ms = Some(180_000);
+        }
+        assert!(plan(&l, 30).soft_ms.unwrap_or(0) < even);
     }
 
     #[test]
