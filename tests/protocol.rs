@@ -575,6 +575,33 @@ fn display_perft_probe_and_multipv() {
     );
     e.send("probe startpos moves h2e2");
     e.until(|l| l.starts_with("pophash"));
+    // After a search the table knows the root: probe names its best move.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 6");
+    let (best, _) = e.bestmove();
+    let m = best
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    e.send("probe startpos moves h2e2");
+    let hash = e.until(|l| l.starts_with("pophash"));
+    let line = hash.last().cloned().unwrap_or_default();
+    assert!(
+        line.starts_with(&format!("pophash bestmove {m} ")),
+        "{line}"
+    );
+    assert!(
+        line.contains("lowerbound") && line.contains("depth 6"),
+        "{line}"
+    );
+    e.send("probe startpos moves h2e2 zz00");
+    e.until(|l| l == "pophash");
+    // bench prints the signature lines and the engine keeps serving.
+    e.send("bench 2");
+    let lines = e.until(|l| l.starts_with("Nodes/second:"));
+    assert!(lines.iter().any(|l| l.starts_with("Nodes searched: ")));
+    e.alive();
 
     let mut u = Engine::uci();
     u.send("setoption name MultiPV value 3");
@@ -590,6 +617,27 @@ fn display_perft_probe_and_multipv() {
             "{infos:?}"
         );
     }
+}
+
+#[test]
+fn threads_search_together_and_newgame_clears() {
+    let mut e = Engine::ucci();
+    e.send("setoption threads 2");
+    e.send("setoption hashsize 8");
+    for moves in ["", " moves h2e2 h9g7", " moves c3c4"] {
+        e.send(&format!("position startpos{moves}"));
+        e.send("go depth 8");
+        let (best, infos) = e.bestmove();
+        let list: Vec<&str> = moves.split_whitespace().skip(1).collect();
+        assert_legal(&best, &setup(None, &list));
+        assert!(
+            infos.iter().any(|l| l.starts_with("info depth 8 ")),
+            "{infos:?}"
+        );
+    }
+    e.send("setoption newgame");
+    e.send("probe startpos moves c3c4");
+    e.until(|l| l == "pophash");
 }
 
 #[test]

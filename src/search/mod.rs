@@ -969,6 +969,17 @@ fn iterate(
             root_order.splice(0..0, firsts);
             if complete {
                 last_scored = scored_all;
+                // The root's result, for the next search and for `probe`.
+                if let Some(&best) = pv.first() {
+                    s.tt.store(
+                        s.pos.key(),
+                        best,
+                        score_to_tt(*score, 0),
+                        evaluate(&s.pos),
+                        depth,
+                        Bound::Exact,
+                    );
+                }
             }
             if s.main && !s.stopped && should_stop(s, plan, depth, &outcome, stability, dropped) {
                 break;
