@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Depth of `bench` when none is given.
-pub const DEFAULT_DEPTH: u32 = 12;
+pub const DEFAULT_DEPTH: u32 = 11;
 /// Table size of `bench`, in megabytes.
 pub const HASH_MB: usize = 16;
 

@@ -18,7 +18,7 @@ use crate::attacks::{
 };
 use crate::bitboard::Bitboard;
 use crate::position::Position;
-use crate::types::{Move, MoveTextError, Piece, PieceKind, Square, FILES, RANKS};
+use crate::types::{Color, Move, MoveTextError, Piece, PieceKind, Square, FILES, RANKS};
 use std::fmt;
 
 /// More than the most pseudo-legal moves any xiangqi position has (about 114:
@@ -221,10 +221,24 @@ impl Position {
 
     /// Works out what needs testing for legality in this position.
     fn legality(&self) -> Legality {
-        let us = self.side;
+        self.legality_for(self.side, true)
+    }
+
+    /// Pieces of `color` (king excluded) that might expose their king by
+    /// moving: pinned by a rook, a cannon (either screen) or the flying
+    /// general, or standing on the leg of a horse aimed at the king.
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let mut pinned = self.legality_for(color, false).pinned;
+        pinned.clear(self.king[color.index()]);
+        pinned
+    }
+
+    /// `legality` as if `us` were to move (with `check` false unless asked).
+    #[inline(always)]
+    fn legality_for(&self, us: Color, find_check: bool) -> Legality {
         let them = us.flip();
         let ksq = self.king[us.index()];
-        let check = self.in_check();
+        let check = find_check && self.king_in_danger(us);
         let mut pinned = Bitboard::from_square(ksq);
         let mut danger = Bitboard::EMPTY;
         let enemy = &self.pieces[them.index()];

@@ -10,6 +10,7 @@ use crate::attacks::{
     KING_STEPS, PAWN_ATTACKERS,
 };
 use crate::bitboard::Bitboard;
+use crate::eval::{psq, Score};
 use crate::types::{Color, Move, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
 use crate::zobrist::{piece_key, SIDE_KEY};
 use std::fmt;
@@ -45,6 +46,8 @@ pub struct Position {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
+    /// Material and piece-square sums by colour (see `eval::psq`).
+    pub(crate) psq: [Score; 2],
     pub(crate) history: Vec<Undo>,
 }
 
@@ -61,6 +64,7 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             key: 0,
+            psq: [Score::ZERO; 2],
             history: Vec::with_capacity(256),
         }
     }
@@ -122,6 +126,18 @@ impl Position {
         self.king[color.index()]
     }
 
+    /// Occupancy of one file, bit `rank` set when occupied.
+    #[inline(always)]
+    pub fn file_occupancy(&self, file: usize) -> usize {
+        self.file_occ[file] as usize
+    }
+
+    /// Material and piece-square sum of one side, kept incrementally.
+    #[inline(always)]
+    pub fn psq(&self, color: Color) -> Score {
+        self.psq[color.index()]
+    }
+
     /// The moves made since the position was set up, with what they captured and
     /// the keys before them (oldest first).
     pub fn history(&self) -> &[Undo] {
@@ -144,6 +160,7 @@ impl Position {
         self.occupied.set(sq);
         self.file_occ[sq.file()] |= 1 << sq.rank();
         self.key ^= piece_key(piece, sq);
+        self.psq[c] += psq(piece, sq);
     }
 
     #[inline(always)]
@@ -156,6 +173,7 @@ impl Position {
         self.occupied.clear(sq);
         self.file_occ[sq.file()] &= !(1 << sq.rank());
         self.key ^= piece_key(piece, sq);
+        self.psq[c] -= psq(piece, sq);
         piece
     }
 
@@ -373,6 +391,11 @@ impl Position {
         }
         if self.compute_key() != self.key {
             return Err("incremental key differs from the recomputed key".into());
+        }
+        for c in Color::ALL {
+            if crate::eval::psq_from_scratch(self, c) != self.psq(c) {
+                return Err(format!("{c:?} material and piece-square sum is stale"));
+            }
         }
         Ok(())
     }
