@@ -14,6 +14,7 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tune;
 pub mod types;
 pub mod zobrist;
 

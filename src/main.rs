@@ -10,7 +10,8 @@ use std::sync::atomic::AtomicBool;
 
 const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
                      chariot perft <depth> [<fen>]   count legal move paths\n       \
-                     chariot bench [<depth>]         the fixed benchmark search (signature)";
+                     chariot bench [<depth>]         the fixed benchmark search (signature)\n       \
+                     chariot tune gen|fit …          tune the evaluation (see chariot tune --help)";
 
 /// Deepest perft accepted (perft 9 from the start already takes hours).
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -40,6 +41,7 @@ fn main() {
         None => std::process::exit(chariot::protocol::run()),
         Some("perft") => cmd_perft(&args[1..]),
         Some("bench") => cmd_bench(&args[1..]),
+        Some("tune") => chariot::tune::cli::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

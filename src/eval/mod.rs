@@ -19,6 +19,7 @@
 //! colours and under mirroring the board (a property test checks both).
 //! Scores are from the side to move's point of view; 100 is about a horse.
 
+pub mod layout;
 pub mod params;
 
 use crate::attacks::{
@@ -28,7 +29,8 @@ use crate::attacks::{
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::types::{Color, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
-use params::{layout as at, WEIGHTS};
+use layout as at;
+use params::WEIGHTS;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
 /// Exchange values of each kind (king excluded), for SEE, move ordering and
