@@ -4,9 +4,11 @@
 //! - `dialect`: per-engine protocol (UCCI/UCI), move text ranks, time units.
 //! - `clock`: time controls and clocks.
 //! - `adjudicate`: score-based resign/draw adjudication, draw offers.
+//! - `openings`: opening suites, the bundled one included.
 //! - `stats`: Elo, LOS, pentanomial statistics and the SPRT.
 
 pub mod adjudicate;
 pub mod clock;
 pub mod dialect;
+pub mod openings;
 pub mod stats;
