@@ -1,6 +1,7 @@
 //! `chariot match`: engine-vs-engine matches for xiangqi engines, built on
 //! Chariot's own rules code.
 //!
+//! - `engine`: engine processes, handshake, options, lines with deadlines.
 //! - `dialect`: per-engine protocol (UCCI/UCI), move text ranks, time units.
 //! - `clock`: time controls and clocks.
 //! - `adjudicate`: score-based resign/draw adjudication, draw offers.
@@ -10,5 +11,6 @@
 pub mod adjudicate;
 pub mod clock;
 pub mod dialect;
+pub mod engine;
 pub mod openings;
 pub mod stats;
