@@ -696,27 +696,28 @@ fn sprt_stops_as_soon_as_it_decides() {
             &openings,
             "--sprt",
             "elo0=0",
-            "elo1=5",
+            "elo1=400",
             "alpha=0.05",
             "beta=0.05",
         ],
     );
     assert_eq!(run.code, 0);
-    // Pair 1 (two wins): LLR 1.92; pair 2: 7.64, past the bound 2.944.
+    // Every pair is won twice: each adds ln(s1/s0) = ln(0.909091/0.5) =
+    // 0.5978 to the LLR, which passes 2.944 with the fifth pair (2.989).
     assert!(
         run.stdout
-            .contains("SPRT decided after 4 games (of at most 100)"),
+            .contains("SPRT decided after 10 games (of at most 100)"),
         "{}",
         run.stdout
     );
     assert!(
         run.stdout
-            .contains("LLR 7.644, bounds [-2.944, 2.944]: H1 accepted"),
+            .contains("LLR 2.989, bounds [-2.944, 2.944]: H1 accepted"),
         "{}",
         run.stdout
     );
-    assert!(run.stdout.contains("[0 0 0 0 2] over 2 pairs"));
-    assert_eq!(parse_pgn(&run.pgn).len(), 4);
+    assert!(run.stdout.contains("[0 0 0 0 5] over 5 pairs"));
+    assert_eq!(parse_pgn(&run.pgn).len(), 10);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

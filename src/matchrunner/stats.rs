@@ -2,15 +2,20 @@
 //! superiority as cutechess computes them, pentanomial statistics over game
 //! pairs as fastchess keeps them, and the SPRT.
 //!
-//! The SPRT is the generalised SPRT (GSPRT) of Michel Van den Bergh in the
-//! logistic-Elo model, as fastchess runs it (`-sprt model=logistic`) and
-//! fishtest approximates it: with the mean score `s̄`, its variance per sample
-//! `σ²`, `N` samples and the scores `s0`, `s1` that `elo0`, `elo1` imply,
-//! `LLR = N·(s1 − s0)·(2·s̄ − s0 − s1) / (2·σ²)`. The samples are game-pair
-//! scores (pentanomial; the default, as in fastchess, because the two games of
-//! an opening are correlated) or single games (trinomial). No BayesElo draw
-//! model is involved. Bounds: `ln(β/(1−α))` and `ln((1−β)/α)`. Outcome
-//! classes never seen count as 0.001 samples, as fishtest regularises them.
+//! The SPRT is the generalised SPRT (GSPRT) in the logistic-Elo model, with
+//! no BayesElo draw model: H0 "the expected score is `s0`" against H1 "it is
+//! `s1`", `s0`/`s1` being the scores `elo0`/`elo1` imply. Its log-likelihood
+//! ratio is computed exactly, as Michel Van den Bergh's LLRcalc does for
+//! fishtest: for each hypothesis the maximum-likelihood distribution of the
+//! samples with that expected score (`p_i / (1 + x(a_i − s))`, `x` found by
+//! bisection), and `LLR = N·Σ p_i·ln(p1_i / p0_i)`. On ordinary data this
+//! agrees within a few percent with the normal approximation fastchess
+//! prints, `N·(s1 − s0)(2·s̄ − s0 − s1) / (2σ²)` (a test checks it), and
+//! unlike that approximation it stays sound on degenerate runs (all draws,
+//! all wins). The samples are game pairs (pentanomial, the default, as in
+//! fastchess: the two games of an opening are correlated) or single games
+//! (trinomial). Outcome classes never seen count as 0.001 samples, as
+//! fishtest regularises them. Bounds: `ln(β/(1−α))` and `ln((1−β)/α)`.
 
 use std::fmt;
 
@@ -49,6 +54,53 @@ pub fn erf(x: f64) -> f64 {
     } else {
         erfc - 1.0
     }
+}
+
+/// The sample count and the empirical distribution of `counts`, empty
+/// classes counted as `REGULARISATION`; `None` without samples.
+fn regularised(counts: &[u32]) -> Option<(f64, Vec<f64>)> {
+    if counts.iter().all(|&c| c == 0) {
+        return None;
+    }
+    let counts: Vec<f64> = counts
+        .iter()
+        .map(|&c| if c == 0 { REGULARISATION } else { f64::from(c) })
+        .collect();
+    let n: f64 = counts.iter().sum();
+    Some((n, counts.iter().map(|c| c / n).collect()))
+}
+
+/// The maximum-likelihood distribution over the scores `xs` with expected
+/// score `s`, relative to the empirical one `ps`, is `p_i / (1 + x (a_i − s))`
+/// for the `x` that makes its mean `s`; returns that `x`. It is the root of
+/// `Σ p_i (a_i − s) / (1 + x (a_i − s))`, which falls from +∞ to −∞ on the
+/// interval where every denominator is positive. `None` unless `s` lies
+/// strictly between the smallest and the largest score.
+fn mle_multiplier(xs: &[f64], ps: &[f64], s: f64) -> Option<f64> {
+    let d_max = xs.iter().map(|a| a - s).fold(f64::NEG_INFINITY, f64::max);
+    let d_min = xs.iter().map(|a| a - s).fold(f64::INFINITY, f64::min);
+    if !(d_max > 0.0 && d_min < 0.0) {
+        return None;
+    }
+    let f = |x: f64| -> f64 {
+        xs.iter()
+            .zip(ps)
+            .map(|(a, p)| p * (a - s) / (1.0 + x * (a - s)))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / d_max, -1.0 / d_min);
+    for _ in 0..2000 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
 }
 
 /// Wins, draws and losses from one side's point of view.
@@ -254,27 +306,22 @@ impl Sprt {
     }
 
     /// The GSPRT log-likelihood ratio from samples with scores `xs` seen
-    /// `counts` times. Zero before the first sample. Empty outcome classes
-    /// count as 0.001 (fishtest's regularisation), so that a run of nothing
-    /// but draws, or nothing but wins, still carries information.
+    /// `counts` times. Zero before the first sample.
     fn llr(&self, xs: &[f64], counts: &[u32]) -> f64 {
-        if counts.iter().all(|&c| c == 0) {
+        let Some((n, ps)) = regularised(counts) else {
             return 0.0;
-        }
-        let counts: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0 { REGULARISATION } else { f64::from(c) })
-            .collect();
-        let n: f64 = counts.iter().sum();
-        let mean = xs.iter().zip(&counts).map(|(x, c)| x * c).sum::<f64>() / n;
-        let var = xs
-            .iter()
-            .zip(&counts)
-            .map(|(x, c)| c * (x - mean).powi(2))
-            .sum::<f64>()
-            / n;
+        };
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var / n)
+        let (Some(x0), Some(x1)) = (mle_multiplier(xs, &ps, s0), mle_multiplier(xs, &ps, s1))
+        else {
+            return 0.0;
+        };
+        // p1_i / p0_i = (1 + x0 (a_i - s0)) / (1 + x1 (a_i - s1)).
+        n * xs
+            .iter()
+            .zip(&ps)
+            .map(|(a, p)| p * ((1.0 + x0 * (a - s0)) / (1.0 + x1 * (a - s1))).ln())
+            .sum::<f64>()
     }
 
     /// LLR over single games.
@@ -371,6 +418,19 @@ mod tests {
         assert!(close(wdl(10, 7, 5).flipped().los(), 1.0 - 0.901_647, 1e-6));
     }
 
+    /// fastchess's normal approximation of the LLR, for comparison.
+    fn llr_normal_approx(s: &Sprt, xs: &[f64], counts: &[u32]) -> f64 {
+        let (n, ps) = regularised(counts).unwrap();
+        let mean: f64 = xs.iter().zip(&ps).map(|(a, p)| a * p).sum();
+        let var: f64 = xs
+            .iter()
+            .zip(&ps)
+            .map(|(a, p)| p * (a - mean).powi(2))
+            .sum();
+        let (s0, s1) = (score_from_elo(s.elo0), score_from_elo(s.elo1));
+        (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var / n)
+    }
+
     #[test]
     fn sprt_bounds_and_llr() {
         let s = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Trinomial).unwrap();
@@ -379,26 +439,46 @@ mod tests {
         let s2 = Sprt::new(0.0, 5.0, 0.05, 0.1, SprtModel::Trinomial).unwrap();
         let (lo, hi) = s2.bounds();
         assert!(close(lo, -2.251_292, 1e-6) && close(hi, 2.890_372, 1e-6));
-        // Equal wins and losses push towards H0 a little.
+        // Wins and losses only: the constrained maximum-likelihood
+        // distributions are Bernoulli(s0) and Bernoulli(s1), so by hand
+        // LLR = W ln(s1/s0) + L ln((1-s1)/(1-s0)) = 0.534231 for 60-40 and
+        // [0, 10] (the regularised 0.001 draws move it by 5e-6).
+        let s10 = Sprt::new(0.0, 10.0, 0.05, 0.05, SprtModel::Trinomial).unwrap();
+        assert!(close(s10.llr_trinomial(&wdl(60, 0, 40)), 0.534_231, 2e-5));
+        // Further values from an independent implementation (Python).
         assert!(close(
             s.llr_trinomial(&wdl(100, 100, 100)),
-            -0.046_592,
+            -0.046_596,
             1e-5
         ));
         let llr = s.llr_trinomial(&wdl(1200, 1000, 1000));
-        assert!(close(llr, 3.725_473, 1e-5));
+        assert!(close(llr, 3.705_550, 1e-5));
         assert_eq!(s.state(llr), SprtState::AcceptH1);
-        let s10 = Sprt::new(0.0, 10.0, 0.05, 0.05, SprtModel::Trinomial).unwrap();
         assert!(close(
             s10.llr_trinomial(&wdl(300, 400, 200)),
-            4.611_206,
+            4.519_097,
             1e-5
         ));
+        // All draws: evidence against a gain, but not overwhelming.
+        assert!(close(s.llr_trinomial(&wdl(0, 50, 0)), -0.717_864, 1e-5));
         assert_eq!(s.llr_trinomial(&wdl(0, 0, 0)), 0.0);
-        // Degenerate runs decide thanks to the regularisation.
-        assert!(close(s.llr_trinomial(&wdl(0, 50, 0)), -129.433_356, 1e-3));
         assert_eq!(s.state(-3.0), SprtState::AcceptH0);
         assert_eq!(s.state(0.0), SprtState::Continue);
+        // On ordinary data the normal approximation agrees within 5%.
+        const T: [f64; 3] = [1.0, 0.5, 0.0];
+        for (sprt, counts) in [
+            (s, [1200, 1000, 1000]),
+            (s10, [300, 400, 200]),
+            (s10, [60, 0, 40]),
+            (s, [100, 100, 100]),
+        ] {
+            let exact = sprt.llr(&T, &counts);
+            let approx = llr_normal_approx(&sprt, &T, &counts);
+            assert!(
+                (exact - approx).abs() <= 0.05 * exact.abs(),
+                "{counts:?}: {exact} vs {approx}"
+            );
+        }
     }
 
     #[test]
@@ -413,22 +493,29 @@ mod tests {
         assert_eq!(p.pairs(), 5);
         let p = Penta([10, 60, 200, 80, 20]);
         let s = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Pentanomial).unwrap();
-        assert!(close(s.llr_pentanomial(&p), 1.444_217, 1e-5));
-        assert!(close(s.llr_of(&Wdl::default(), &p), 1.444_217, 1e-5));
-        assert!(close(
-            s.llr_pentanomial(&Penta([0, 0, 0, 0, 1])),
-            1.916_885,
-            1e-5
-        ));
-        assert!(close(
-            s.llr_pentanomial(&Penta([0, 0, 0, 0, 2])),
-            7.643_530,
-            1e-5
-        ));
+        assert!(close(s.llr_pentanomial(&p), 1.430_508, 1e-5));
+        assert!(close(s.llr_of(&Wdl::default(), &p), 1.430_508, 1e-5));
+        let approx = llr_normal_approx(&s, &[0.0, 0.25, 0.5, 0.75, 1.0], &p.0);
+        assert!(close(approx, 1.444_217, 1e-5));
         let s = Sprt::new(-5.0, 0.0, 0.05, 0.05, SprtModel::Pentanomial).unwrap();
         assert!(close(
             s.llr_pentanomial(&Penta([5, 30, 100, 50, 15])),
-            1.623_742,
+            1.528_743,
+            1e-5
+        ));
+        // Nothing but won pairs: the maximum-likelihood distributions put
+        // s0 (s1) on WW and the rest on LL, so each pair adds ln(s1/s0):
+        // ln(0.909091/0.5) = 0.597837 for [0, 400], 0.014316 for [0, 5].
+        let s = Sprt::new(0.0, 400.0, 0.05, 0.05, SprtModel::Pentanomial).unwrap();
+        assert!(close(
+            s.llr_pentanomial(&Penta([0, 0, 0, 0, 5])),
+            5.0 * 0.597_837,
+            2e-3
+        ));
+        let s = Sprt::new(0.0, 5.0, 0.05, 0.05, SprtModel::Pentanomial).unwrap();
+        assert!(close(
+            s.llr_pentanomial(&Penta([0, 0, 0, 0, 2])),
+            0.028_604,
             1e-5
         ));
         let e = Penta([10, 60, 200, 80, 20]).elo();
