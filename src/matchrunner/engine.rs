@@ -535,6 +535,21 @@ impl Engine {
         }
     }
 
+    /// Throws away output that arrived while the engine had nothing to say
+    /// (a second `bestmove` from a confused engine must not answer the next
+    /// `go`). Returns false if the engine has closed its output.
+    pub fn drain(&mut self) -> bool {
+        loop {
+            match self.recv(Instant::now()) {
+                Recv::Line(line, _) => {
+                    log::debug!("{}: ignored '{line}' between moves", self.label)
+                }
+                Recv::Timeout => return true,
+                Recv::Eof => return false,
+            }
+        }
+    }
+
     /// `isready` and wait for `readyok`, skipping anything else (such as a
     /// late `bestmove`).
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
@@ -798,6 +813,46 @@ mod tests {
         assert_eq!(problems.len(), 6, "{problems:?}");
         assert!(problems[0].contains("-20..20"));
         assert!(problems[5].contains("no option 'Hash'"));
+    }
+
+    /// An engine in sh that answers every `go` twice.
+    #[cfg(unix)]
+    #[test]
+    fn stray_output_between_moves_is_drained() {
+        let script = "while read -r l; do case \"$l\" in \
+                      ucci) echo 'id name doubler'; echo ucciok ;; \
+                      isready) echo readyok ;; \
+                      go*) echo 'bestmove a3a4'; echo 'bestmove a3a4' ;; \
+                      quit) exit 0 ;; esac; done";
+        let spec = EngineSpec::parse(&words("cmd=sh arg=-c"), &[]).map(|mut s| {
+            s.args.push(script.to_string());
+            s
+        });
+        let spec = spec.unwrap();
+        let mut e = Engine::start(&spec, "doubler", &[], Duration::from_secs(5)).unwrap();
+        assert_eq!(e.id_name.as_deref(), Some("doubler"));
+        e.send("go depth 1").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        match e.recv(deadline) {
+            Recv::Line(l, _) => assert_eq!(l, "bestmove a3a4"),
+            other => panic!("{other:?}"),
+        }
+        // The second answer arrives too; draining drops it.
+        e.sync(Duration::from_secs(5)).unwrap();
+        e.send("go depth 1").unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(e.drain());
+        assert_eq!(
+            e.recv(Instant::now() + Duration::from_millis(100)),
+            Recv::Timeout
+        );
+        e.send("quit").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while e.drain() {
+            assert!(Instant::now() < deadline, "no EOF after quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(matches!(e.died("after quit"), EngineError::Died(m) if m.contains("exited")));
     }
 
     #[test]

@@ -346,7 +346,11 @@ pub fn play(
         let dialect = engine.dialect;
         let position = dialect.position(&line.view());
         let go = dialect.go(limit, offers.offered_to(side));
-        let sent = engine.send(&position).and_then(|_| engine.send(&go));
+        let sent = if engine.drain() {
+            engine.send(&position).and_then(|_| engine.send(&go))
+        } else {
+            Err(engine.died("between moves"))
+        };
         let started = Instant::now();
         let (answer, info) = match sent {
             Err(e) => (Answer::Died(e), Info::default()),
