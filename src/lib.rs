@@ -10,6 +10,7 @@ pub mod attacks;
 pub mod bench;
 pub mod bitboard;
 pub mod eval;
+pub mod matchrunner;
 pub mod movegen;
 pub mod perft;
 pub mod position;

@@ -11,7 +11,8 @@ use std::sync::atomic::AtomicBool;
 const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
                      chariot perft <depth> [<fen>]   count legal move paths\n       \
                      chariot bench [<depth>]         the fixed benchmark search (signature)\n       \
-                     chariot tune gen|fit …          tune the evaluation (see chariot tune --help)";
+                     chariot tune gen|fit …          tune the evaluation (see chariot tune --help)\n       \
+                     chariot match --help            engine-vs-engine matches";
 
 /// Deepest perft accepted (perft 9 from the start already takes hours).
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -35,6 +36,11 @@ fn init_logging() {
 }
 
 fn main() {
+    // `match` has its own command line and logging.
+    let mut raw = std::env::args_os().skip(1);
+    if raw.next().is_some_and(|a| a == "match") {
+        std::process::exit(chariot::matchrunner::main(raw));
+    }
     init_logging();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {

@@ -1,0 +1,916 @@
+//! `chariot match` end to end: real games between Chariot processes (UCCI and
+//! UCI), against Debian's fairy-stockfish when it is installed, and against
+//! small shell-script engines that crash, hang, play illegal moves or never
+//! finish their handshake. Every game in every PGN is replayed with
+//! Chariot's rules code: the moves must be legal and the result must follow.
+
+use chariot::rules;
+use chariot::{Color, Move, Position};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const FSF: &str = "/usr/games/fairy-stockfish";
+/// No test run may take longer than this (a hung runner fails, not hangs).
+const RUN_LIMIT: Duration = Duration::from_secs(90);
+
+/// The tests run one match at a time: they measure time, and the machine
+/// may be small.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn chariot() -> &'static str {
+    env!("CARGO_BIN_EXE_chariot")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-match-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A UCCI engine written in sh. `on_go` runs for every `go` with `$n` the
+/// number of `go`s so far and `first_move` printing a legal first move for
+/// either side from the start position; `on_stop` runs for `stop`.
+fn fake_engine(dir: &Path, name: &str, on_go: &str, on_stop: &str) -> String {
+    let path = dir.join(name);
+    let script = format!(
+        r#"#!/bin/sh
+n=0
+pos=""
+first_move() {{
+  case "$pos" in
+    *" moves "*) echo "bestmove a6a5" ;;
+    *) echo "bestmove a3a4" ;;
+  esac
+}}
+while IFS= read -r line; do
+  case "$line" in
+    ucci) echo "id name {name}"; echo "option usemillisec type check default true"; echo ucciok ;;
+    isready) echo readyok ;;
+    position*) pos="$line" ;;
+    go*) n=$((n+1)); {on_go} ;;
+    stop) {on_stop} ;;
+    quit) echo bye; exit 0 ;;
+  esac
+done
+"#
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path.display().to_string()
+}
+
+/// An opening file holding only the start position (so the fake engines'
+/// first moves are legal).
+fn startpos_openings(dir: &Path) -> String {
+    let path = dir.join("start.txt");
+    std::fs::write(&path, "startpos # the start\n").unwrap();
+    path.display().to_string()
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    pgn: String,
+    seconds: f64,
+}
+
+/// Runs `chariot match` with `args` plus `--pgn DIR/match.pgn`.
+fn run_match(dir: &Path, args: &[&str]) -> Run {
+    let pgn_path = dir.join("match.pgn");
+    let t0 = Instant::now();
+    let mut child = Command::new(chariot())
+        .arg("match")
+        .args(args)
+        .arg("--pgn")
+        .arg(&pgn_path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).unwrap();
+        s
+    });
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).unwrap();
+        s
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if t0.elapsed() > RUN_LIMIT {
+            child.kill().unwrap();
+            panic!("chariot match {args:?} ran over {RUN_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let run = Run {
+        code: status.code().unwrap_or(-1),
+        stdout: out_thread.join().unwrap(),
+        stderr: err_thread.join().unwrap(),
+        pgn: std::fs::read_to_string(&pgn_path).unwrap_or_default(),
+        seconds: t0.elapsed().as_secs_f64(),
+    };
+    eprintln!(
+        "--- chariot match {} ({:.1} s, exit {})\n{}{}",
+        args.join(" "),
+        run.seconds,
+        run.code,
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
+/// One game read back from the PGN.
+#[derive(Debug)]
+struct Game {
+    tags: Vec<(String, String)>,
+    moves: Vec<Move>,
+    /// The move comments (book moves included).
+    comments: Vec<String>,
+    reason: String,
+}
+
+impl Game {
+    fn tag(&self, name: &str) -> &str {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("no {name} tag in {:?}", self.tags))
+    }
+}
+
+fn parse_pgn(text: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    for chunk in text.split("\n\n[Event ").filter(|c| !c.trim().is_empty()) {
+        let chunk = if chunk.starts_with("[Event ") {
+            chunk.to_string()
+        } else {
+            format!("[Event {chunk}")
+        };
+        let (head, body) = chunk.split_once("\n\n").expect("tags, blank line, moves");
+        let tags = head
+            .lines()
+            .map(|l| {
+                let l = l.trim_start_matches('[').trim_end_matches(']');
+                let (name, value) = l.split_once(' ').unwrap();
+                (name.to_string(), value.trim_matches('"').to_string())
+            })
+            .collect();
+        // Tokens: move numbers, moves, {comments}, the result.
+        let mut moves = Vec::new();
+        let mut comments = Vec::new();
+        let mut rest = body.replace('\n', " ");
+        while let Some(open) = rest.find('{') {
+            let close = rest[open..].find('}').unwrap() + open;
+            for t in rest[..open].split_whitespace() {
+                if let Ok(m) = Move::parse_iccs(t) {
+                    moves.push(m);
+                }
+            }
+            comments.push(rest[open + 1..close].to_string());
+            rest = rest[close + 1..].to_string();
+        }
+        let reason = comments.pop().unwrap_or_default();
+        games.push(Game {
+            tags,
+            moves,
+            comments,
+            reason,
+        });
+    }
+    games
+}
+
+/// Replays a game with Chariot's rules: every move legal; a result by the
+/// rules must be what `rules::adjudicate` says of the final position.
+fn check_game(g: &Game) {
+    let mut pos = Position::from_fen(g.tag("FEN")).unwrap();
+    for &m in &g.moves {
+        assert!(
+            rules::adjudicate(&pos, rules::MOVE_LIMIT_PLIES).is_none(),
+            "game {} went on after its end",
+            g.tag("Round")
+        );
+        assert!(
+            pos.is_legal(m),
+            "game {}: illegal {m} in {}",
+            g.tag("Round"),
+            pos.to_fen()
+        );
+        pos.make_move(m);
+    }
+    assert_eq!(g.tag("PlyCount"), g.moves.len().to_string());
+    assert_eq!(g.comments.len(), g.moves.len(), "a comment per move");
+    let by_rules = [
+        "mates",
+        "stalemate",
+        "perpetual",
+        "repetition",
+        "move limit",
+        "insufficient",
+    ];
+    if by_rules.iter().any(|r| g.reason.contains(r)) {
+        let v = rules::adjudicate(&pos, rules::MOVE_LIMIT_PLIES).unwrap_or_else(|| {
+            panic!(
+                "game {} ended '{}' but the rules go on",
+                g.tag("Round"),
+                g.reason
+            )
+        });
+        let result = match v.winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        assert_eq!(
+            g.tag("Result"),
+            result,
+            "game {}: {}",
+            g.tag("Round"),
+            g.reason
+        );
+        assert_eq!(g.tag("Termination"), "normal");
+    }
+}
+
+/// The table row of an engine, as words.
+fn row<'a>(stdout: &'a str, name: &str) -> Vec<&'a str> {
+    stdout
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some(name))
+        .unwrap_or_else(|| panic!("no table row for {name} in\n{stdout}"))
+        .split_whitespace()
+        .collect()
+}
+
+/// Games, W, D, L, crashes, time forfeits, illegal moves, hangs of a row.
+fn counts(stdout: &str, name: &str) -> [u32; 8] {
+    let r = row(stdout, name);
+    let n = r.len();
+    let num = |s: &str| s.parse::<u32>().unwrap();
+    [
+        num(r[2]),
+        num(r[3]),
+        num(r[4]),
+        num(r[5]),
+        num(r[n - 4]),
+        num(r[n - 3]),
+        num(r[n - 2]),
+        num(r[n - 1]),
+    ]
+}
+
+#[test]
+fn chariot_against_chariot_in_both_protocols() {
+    let _serial = serial();
+    let dir = scratch("selfplay");
+    let c = chariot();
+    let ucci = format!("cmd={c}");
+    let uci = format!("cmd={c}");
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &ucci,
+            "name=ucci-side",
+            "--engine",
+            &uci,
+            "name=uci-side",
+            "proto=uci",
+            "--games",
+            "4",
+            "--depth",
+            "2",
+            "-j",
+            "2",
+            "--shuffle",
+            "--seed",
+            "11",
+        ],
+    );
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout.matches("Finished game").count(), 4);
+    assert!(run.stdout.contains("Match finished: 4 games"));
+    assert!(run.stdout.contains("pentanomial [LL LD DD+WL WD WW]"));
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 4);
+    let mut rounds: Vec<String> = games.iter().map(|g| g.tag("Round").to_string()).collect();
+    rounds.sort();
+    assert_eq!(rounds, ["1", "2", "3", "4"]);
+    for g in &games {
+        check_game(g);
+        assert_eq!(g.tag("TimeControl"), "-");
+        assert!(g.tags.iter().any(|(n, _)| n == "Opening"));
+        // Engine moves carry "score/depth time".
+        let engine_comments: Vec<&String> = g.comments.iter().filter(|c| *c != "book").collect();
+        assert!(!engine_comments.is_empty());
+        assert!(
+            engine_comments
+                .iter()
+                .all(|c| c.contains("/2 ") && c.ends_with('s')),
+            "{engine_comments:?}"
+        );
+    }
+    // The two games of a pair share their opening with colours swapped.
+    for pair in [("1", "2"), ("3", "4")] {
+        let a = games.iter().find(|g| g.tag("Round") == pair.0).unwrap();
+        let b = games.iter().find(|g| g.tag("Round") == pair.1).unwrap();
+        assert_eq!(a.tag("Opening"), b.tag("Opening"));
+        assert_eq!(
+            (a.tag("Red"), a.tag("Black")),
+            (b.tag("Black"), b.tag("Red"))
+        );
+    }
+    let [games_a, w, d, l, crash, time, illegal, hang] = counts(&run.stdout, "ucci-side");
+    assert_eq!(games_a, 4);
+    assert_eq!(w + d + l, 4);
+    assert_eq!([crash, time, illegal, hang], [0; 4]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn clocks_are_kept_and_respected() {
+    let _serial = serial();
+    let dir = scratch("clock");
+    let engine = format!("cmd={}", chariot());
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &engine,
+            "name=a",
+            "--engine",
+            &engine,
+            "name=b",
+            "--games",
+            "2",
+            "--tc",
+            "1+0.02",
+            "--maxmoves",
+            "16",
+            "-j",
+            "2",
+        ],
+    );
+    assert_eq!(run.code, 0);
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        check_game(g);
+        assert_eq!(g.tag("TimeControl"), "1+0.02");
+        // Neither side used more than its clock: base + increments + grace.
+        let mut used = [0.0f64; 2];
+        let mut moves = [0u32; 2];
+        let mut side = Position::from_fen(g.tag("FEN")).unwrap().side_to_move();
+        for c in &g.comments {
+            if c != "book" {
+                let secs: f64 = c
+                    .rsplit(' ')
+                    .next()
+                    .unwrap()
+                    .trim_end_matches('s')
+                    .parse()
+                    .unwrap();
+                used[side.index()] += secs;
+                moves[side.index()] += 1;
+            }
+            side = side.flip();
+        }
+        for i in 0..2 {
+            assert!(moves[i] > 0);
+            assert!(
+                used[i] <= 1.0 + 0.02 * f64::from(moves[i]) + 0.2,
+                "{used:?} in {moves:?} moves"
+            );
+        }
+    }
+    assert_eq!(counts(&run.stdout, "a")[5], 0, "no time forfeits");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gauntlet_against_fairy_stockfish() {
+    let _serial = serial();
+    if !Path::new(FSF).exists() {
+        println!("note: {FSF} is not installed; skipping the game against fairy-stockfish");
+        return;
+    }
+    let dir = scratch("fsf");
+    let engine = format!("cmd={}", chariot());
+    let fsf = format!("cmd={FSF}");
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &engine,
+            "--engine",
+            &fsf,
+            "name=fsf-ucci",
+            "option.Skill_Level=0",
+            "--engine",
+            &fsf,
+            "name=fsf-uci",
+            "proto=uci",
+            "option.Skill Level=0",
+            "--format",
+            "gauntlet",
+            "--games",
+            "2",
+            "--st",
+            "0.02",
+            "--maxmoves",
+            "40",
+            "-j",
+            "2",
+        ],
+    );
+    assert_eq!(run.code, 0);
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+    assert!(run.stderr.contains("fsf-uci (uci, moves with ranks 1-10)"));
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        check_game(g);
+        assert_eq!(g.tag("TimeControl"), "1/0.02");
+    }
+    for name in ["fsf-ucci", "fsf-uci"] {
+        let [n, .., crash, time, illegal, hang] = counts(&run.stdout, name);
+        assert_eq!(n, 2);
+        assert_eq!([crash, time, illegal, hang], [0; 4], "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn broken_engines_lose_are_counted_and_the_match_goes_on() {
+    let _serial = serial();
+    let dir = scratch("broken");
+    let openings = startpos_openings(&dir);
+    let crasher = fake_engine(
+        &dir,
+        "crasher",
+        r#"if [ $n -ge 2 ]; then echo "crasher: out of luck" >&2; exit 3; fi; first_move"#,
+        ":",
+    );
+    let illegal = fake_engine(&dir, "illegal", "echo 'bestmove e0e5'", ":");
+    let hanger = fake_engine(
+        &dir,
+        "hanger",
+        "if [ $n -ge 2 ]; then :; else first_move; fi",
+        ":",
+    );
+    let silent = dir.join("silent");
+    std::fs::write(&silent, "#!/bin/sh\nexec sleep 30\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&silent, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let engine = format!("cmd={}", chariot());
+    let args = [
+        "--engine".to_string(),
+        engine,
+        "name=chariot".into(),
+        "option.Nonsense=1".into(),
+        "option.hashsize=huge".into(),
+        "--engine".into(),
+        format!("cmd={crasher}"),
+        "--engine".into(),
+        format!("cmd={illegal}"),
+        "--engine".into(),
+        format!("cmd={hanger}"),
+        "--engine".into(),
+        "cmd=/nonexistent/engine".into(),
+        "name=ghost".into(),
+        "--engine".into(),
+        format!("cmd={}", silent.display()),
+        "--format".into(),
+        "gauntlet".into(),
+        "--games".into(),
+        "2".into(),
+        "--depth".into(),
+        "2".into(),
+        "--hang-timeout".into(),
+        "0.3".into(),
+        "--handshake-timeout".into(),
+        "0.5".into(),
+        "--openings".into(),
+        openings,
+        "-j".into(),
+        "2".into(),
+    ];
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = run_match(&dir, &args);
+    assert_eq!(
+        run.code, 0,
+        "the match goes on without the engines that cannot play"
+    );
+    // One clear line for each problem.
+    assert!(
+        run.stderr
+            .contains("engine #5 (ghost) left out: cannot start '/nonexistent/engine'"),
+        "{}",
+        run.stderr
+    );
+    assert!(run
+        .stderr
+        .contains("engine #6 (silent) left out: silent: no 'ucciok' within 0.5 s of 'ucci'"));
+    assert!(run.stderr.contains("has no option 'Nonsense'; not set"));
+    assert!(run
+        .stderr
+        .contains("option 'hashsize' = 'huge' is a spin option"));
+    assert!(
+        run.stderr.contains("crasher: out of luck"),
+        "the crash report quotes the engine's stderr"
+    );
+    assert_eq!(run.stdout.matches("Finished game").count(), 6);
+    let [n, w, ..] = counts(&run.stdout, "chariot");
+    assert_eq!((n, w), (6, 6));
+    // crasher: crashed in both games, so it was restarted after the first.
+    assert_eq!(counts(&run.stdout, "crasher"), [2, 0, 0, 2, 2, 0, 0, 0]);
+    assert_eq!(counts(&run.stdout, "illegal"), [2, 0, 0, 2, 0, 0, 2, 0]);
+    assert_eq!(counts(&run.stdout, "hanger"), [2, 0, 0, 2, 0, 0, 0, 2]);
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        check_game(g);
+        let loser_is_fake = g.tag("Red") != "chariot" || g.tag("Black") != "chariot";
+        assert!(loser_is_fake);
+        match g.tag("Termination") {
+            "abandoned" => assert!(
+                g.reason.contains("crashed") || g.reason.contains("hangs"),
+                "{}",
+                g.reason
+            ),
+            "rules infraction" => assert!(
+                g.reason.contains("plays illegal move e0e5: "),
+                "{}",
+                g.reason
+            ),
+            other => panic!("unexpected termination {other}: {}", g.reason),
+        }
+    }
+    // The crasher and the hanger played their first move in every game
+    // (restarted after each failure).
+    for g in games
+        .iter()
+        .filter(|g| g.reason.contains("crasher") || g.reason.contains("hanger"))
+    {
+        assert_eq!(
+            g.moves.len(),
+            if g.tag("Red") == "chariot" { 3 } else { 2 },
+            "{g:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn time_forfeits_after_stop_and_grace() {
+    let _serial = serial();
+    let dir = scratch("time");
+    let openings = startpos_openings(&dir);
+    // Thinks forever; answers `stop` (within the grace) with a legal first
+    // move, then with an illegal one.
+    let stopper = fake_engine(
+        &dir,
+        "stopper",
+        ":",
+        "if [ $n -ge 2 ]; then echo 'bestmove e0e5'; else first_move; fi",
+    );
+    // Plays one move, then never answers, not even `stop`.
+    let hanger = fake_engine(
+        &dir,
+        "hanger",
+        "if [ $n -ge 2 ]; then :; else first_move; fi",
+        ":",
+    );
+    let engine = format!("cmd={}", chariot());
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &engine,
+            "name=chariot",
+            "--engine",
+            &format!("cmd={stopper}"),
+            "--engine",
+            &format!("cmd={hanger}"),
+            "--format",
+            "gauntlet",
+            "--games",
+            "2",
+            "--tc",
+            "0.3",
+            "--grace",
+            "200",
+            "--openings",
+            &openings,
+            "-j",
+            "2",
+        ],
+    );
+    assert_eq!(run.code, 0);
+    // The stopper's first move came after `stop`, inside the grace: accepted.
+    assert_eq!(counts(&run.stdout, "stopper"), [2, 0, 0, 2, 0, 0, 2, 0]);
+    assert_eq!(counts(&run.stdout, "hanger"), [2, 0, 0, 2, 0, 2, 0, 0]);
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        check_game(g);
+        if g.reason.contains("hanger") {
+            assert_eq!(g.tag("Termination"), "time forfeit");
+            assert!(
+                g.reason.contains("loses on time: no move within 0."),
+                "{}",
+                g.reason
+            );
+        }
+        if g.reason.contains("stopper") {
+            // Its first move took about the whole 0.3 s clock.
+            let first = g
+                .comments
+                .iter()
+                .enumerate()
+                .find(|(i, _)| (*i == 0) == (g.tag("Red") == "stopper"))
+                .unwrap()
+                .1;
+            let secs: f64 = first
+                .rsplit(' ')
+                .next()
+                .unwrap()
+                .trim_end_matches('s')
+                .parse()
+                .unwrap();
+            assert!((0.29..0.5).contains(&secs), "{first}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_as_soon_as_it_decides() {
+    let _serial = serial();
+    let dir = scratch("sprt");
+    let openings = startpos_openings(&dir);
+    let illegal = fake_engine(&dir, "illegal", "echo 'bestmove e0e5'", ":");
+    let engine = format!("cmd={}", chariot());
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &engine,
+            "name=new",
+            "--engine",
+            &format!("cmd={illegal}"),
+            "name=old",
+            "--depth",
+            "1",
+            "--games",
+            "100",
+            "--openings",
+            &openings,
+            "--sprt",
+            "elo0=0",
+            "elo1=400",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+    );
+    assert_eq!(run.code, 0);
+    // Every pair is won twice: each adds ln(s1/s0) = ln(0.909091/0.5) =
+    // 0.5978 to the LLR, which passes 2.944 with the fifth pair (2.989).
+    assert!(
+        run.stdout
+            .contains("SPRT decided after 10 games (of at most 100)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("LLR 2.989, bounds [-2.944, 2.944]: H1 accepted"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("[0 0 0 0 5] over 5 pairs"));
+    assert_eq!(parse_pgn(&run.pgn).len(), 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_openings_and_arguments_get_one_clear_line() {
+    let _serial = serial();
+    let dir = scratch("badinput");
+    let engine = format!("cmd={}", chariot());
+    let file = dir.join("openings.txt");
+    std::fs::write(
+        &file,
+        "startpos moves h2e2 h9g7\nstartpos moves h2e9\nnot a fen at all\n",
+    )
+    .unwrap();
+    let openings = file.display().to_string();
+    let run = run_match(
+        &dir,
+        &[
+            "-e",
+            &engine,
+            "-e",
+            &engine,
+            "--depth",
+            "1",
+            "--games",
+            "2",
+            "--openings",
+            &openings,
+        ],
+    );
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stderr
+            .contains("openings.txt:2: skipped: move 1 (h2e9)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("openings.txt:3: skipped: FEN"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(parse_pgn(&run.pgn).len(), 2);
+    // Engines that share a name are told apart.
+    assert!(run.stdout.contains("Chariot 0.1.0 (2)"));
+
+    std::fs::write(&file, "garbage\n").unwrap();
+    let run = run_match(
+        &dir,
+        &[
+            "-e",
+            &engine,
+            "-e",
+            &engine,
+            "--depth",
+            "1",
+            "--openings",
+            &openings,
+        ],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("no usable opening in"),
+        "{}",
+        run.stderr
+    );
+
+    let run = run_match(
+        &dir,
+        &["-e", "cmd=/nonexistent/a", "-e", &engine, "--depth", "1"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("fewer than two engines can play"));
+
+    for (args, needle) in [
+        (
+            vec!["-e", &engine, "-e", &engine, "--tc", "soon"],
+            "--tc: time control 'soon'",
+        ),
+        (
+            vec![
+                "-e", &engine, "-e", &engine, "--depth", "2", "--sprt", "elo0=3", "elo1=1",
+            ],
+            "elo0 < elo1",
+        ),
+        (
+            vec![
+                "-e", &engine, "-e", &engine, "--depth", "2", "--resign", "score=7",
+            ],
+            "--resign needs",
+        ),
+        (
+            vec!["-e", &engine, "-e", "proto=uci", "--depth", "2"],
+            "engine without cmd",
+        ),
+        (vec!["-e", &engine, "--depth", "2"], "at least two"),
+    ] {
+        let run = run_match(&dir, &args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "one line: {}", run.stderr);
+        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_finished_games_and_stops_the_engines() {
+    let _serial = serial();
+    let dir = scratch("ctrlc");
+    // A wrapper that records its PID, then becomes Chariot.
+    let pids = dir.join("pids");
+    let wrapper = dir.join("wrapped");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho $$ >> '{}'\nexec '{}'\n",
+            pids.display(),
+            chariot()
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let engine = format!("cmd={}", wrapper.display());
+    let pgn = dir.join("match.pgn");
+    let mut child = Command::new(chariot())
+        .args([
+            "match", "-e", &engine, "-e", &engine, "--tc", "0.5+0.01", "--games", "200", "-j", "2",
+            "--pgn",
+        ])
+        .arg(&pgn)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut err = child.stderr.take().unwrap();
+    let err_thread = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let mut out = String::new();
+    let mut line = String::new();
+    while stdout.read_line(&mut line).unwrap() > 0 {
+        out.push_str(&line);
+        let finished = line.starts_with("Finished game");
+        line.clear();
+        if finished {
+            break;
+        }
+    }
+    let t0 = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    out.push_str(&rest);
+    let code = child.wait().unwrap().code();
+    let stopped_in = t0.elapsed();
+    let stderr = err_thread.join().unwrap();
+    eprintln!("{out}{stderr}");
+    assert_eq!(code, Some(130));
+    assert!(stopped_in < Duration::from_secs(3), "{stopped_in:?}");
+    assert!(stderr.contains("interrupted: stopping"));
+    let finished = out.matches("Finished game").count();
+    assert!(
+        out.contains(&format!(
+            "Match interrupted: {finished} of 200 games finished"
+        )),
+        "{out}"
+    );
+    let games = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(games.len(), finished);
+    games.iter().for_each(check_game);
+    // Every engine process is gone.
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    assert!(
+        pids.lines().count() >= 4,
+        "probes and the workers' engines started"
+    );
+    for pid in pids.lines() {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "engine {pid} still running"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
