@@ -29,6 +29,11 @@ pub struct EngineSpec {
     /// Rank numbering of the engine's moves; `None` detects it (1–10 for a UCI
     /// engine that has a `UCI_Variant` option, like Fairy-Stockfish).
     pub ranks: Option<Ranks>,
+    /// UCCI time unit: milliseconds (`Some(true)`), seconds (`Some(false)`),
+    /// or detected (`None`): milliseconds when the engine advertises
+    /// `usemillisec`, or is Fairy-Stockfish (it has `UCI_Variant`), whose
+    /// UCCI mode reads every time as milliseconds; seconds otherwise.
+    pub millisec: Option<bool>,
     /// Options to set, in order: name and value (empty for a button).
     pub options: Vec<(String, String)>,
 }
@@ -36,7 +41,8 @@ pub struct EngineSpec {
 impl EngineSpec {
     /// Parses `key=value` words: `cmd=PATH` (required), `name=`, `dir=`,
     /// `args=` (split at spaces; may be repeated), `arg=` (one argument, may be
-    /// repeated), `proto=ucci|uci`, `ranks=0|1|auto`, `option.NAME=VALUE`.
+    /// repeated), `proto=ucci|uci`, `ranks=0|1|auto`, `units=ms|s|auto`,
+    /// `option.NAME=VALUE`.
     /// `defaults` (from `--each`) come first, so the engine's own words win.
     pub fn parse(words: &[String], defaults: &[String]) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
@@ -46,6 +52,7 @@ impl EngineSpec {
             dir: None,
             protocol: Protocol::Ucci,
             ranks: None,
+            millisec: None,
             options: Vec::new(),
         };
         let mut cmd = None;
@@ -71,6 +78,14 @@ impl EngineSpec {
                         _ => return Err(format!("ranks={value}: expected 0, 1 or auto")),
                     }
                 }
+                "units" => {
+                    spec.millisec = match value {
+                        "ms" => Some(true),
+                        "s" => Some(false),
+                        "auto" => None,
+                        _ => return Err(format!("units={value}: expected ms, s or auto")),
+                    }
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(name) if !name.trim().is_empty() => {
                         let name = name.trim().to_string();
@@ -80,7 +95,7 @@ impl EngineSpec {
                     _ => {
                         return Err(format!(
                             "unknown engine setting '{key}' (expected cmd, name, dir, args, arg, \
-                             proto, ranks or option.NAME)"
+                             proto, ranks, units or option.NAME)"
                         ))
                     }
                 },
@@ -453,9 +468,13 @@ impl Engine {
             Protocol::Ucci => {
                 // As the UCCI league runner does: milliseconds if the engine
                 // can, no pondering, no promotion variant.
-                if self.has_option("usemillisec") {
+                if self.has_option("usemillisec") && spec.millisec != Some(false) {
                     self.send("setoption usemillisec true")?;
                     self.dialect.millisec = true;
+                } else {
+                    self.dialect.millisec = spec
+                        .millisec
+                        .unwrap_or_else(|| self.has_option("UCI_Variant"));
                 }
                 if self.has_option("promotion") {
                     self.send("setoption promotion false")?;
@@ -710,6 +729,9 @@ mod tests {
         assert_eq!(spec.cmd, PathBuf::from("/opt/e/./eng"));
         assert_eq!(spec.args, vec!["-a", "b"]);
         assert_eq!(spec.ranks, Some(Ranks::FromOne));
+        let ms = EngineSpec::parse(&words("cmd=x units=ms"), &[]).unwrap();
+        assert_eq!(ms.millisec, Some(true));
+        assert!(EngineSpec::parse(&words("cmd=x units=minutes"), &[]).is_err());
         let spec = EngineSpec::parse(&words("cmd=chariot"), &[]).unwrap();
         assert_eq!(spec.cmd, PathBuf::from("chariot"));
         assert_eq!(spec.fallback_name(), "chariot");
