@@ -14,7 +14,11 @@ exact score at a fixed depth (`MATE_DEPTH`, `WIN_DEPTH`). Single-threaded
 fixed-depth searches from a cleared hash are deterministic, so --verify
 recomputes exactly what --build wrote.
   * `mate N`: fairy-stockfish's best root move scores `mate N`; the accepted
-    moves are all root moves scoring `mate K` with K <= N.
+    moves are all root moves scoring `mate K` with K <= N. A search may
+    report a longer mate than the shortest for a root move (seen here: a
+    mate in 4 reported as a mate in 5), so from N = 3 on every other move
+    must score no mate faster than N + 2: an error of two moves would be
+    needed to hide an accepted move.
   * `win`: the accepted moves are those within WIN_MARGIN cp of the best, no
     root move mates, the best scores at least WIN_MIN_BEST, and every other
     root move scores at least WIN_GAP cp below the worst accepted one, at
@@ -40,15 +44,19 @@ Pipeline (deterministic: fixed seeds, fixed depths, no time limits):
      more) and has few accepted moves (MAX_ACCEPTED_*), and picked in a seeded
      order (probes, mates, then wins; at most PER_GAME per game, at least
      MIN_PLY_DISTANCE plies apart) until every quota in QUOTAS is filled. The
-     suite is written to tests/tactics.txt.
+     suite is written to tests/tactics.txt. Every fairy-stockfish analysis
+     is kept in target/tactics/analyses.jsonl (next to --mined) and reused by
+     later builds (the searches are deterministic; delete it to redo them).
   3. verify: re-analyses every line and compares kind, N and the accepted
      moves exactly; checks legality with pyffish and the suite's shape
      (at least MIN_POSITIONS lines, the MIN_COUNTS minimums). Exits 1 on any
      mismatch.
 
 Usage (nice: the machine is shared; only one fairy-stockfish runs at a time):
-  nice -n 10 scripts/make_tactics.py --mine [--games 160] [--seed 1]
+  nice -n 10 scripts/make_tactics.py --mine [--games 720] [--seed 1]
       [--mined target/tactics/mined.jsonl]
+      (games already in the file are kept: delete it to start afresh; game g
+      always plays the same way for a given seed)
   nice -n 10 scripts/make_tactics.py --build [--mined target/tactics/mined.jsonl]
       [--seed 1] [--file tests/tactics.txt]
   nice -n 10 scripts/make_tactics.py --verify [--file tests/tactics.txt]
@@ -56,7 +64,7 @@ Usage (nice: the machine is shared; only one fairy-stockfish runs at a time):
       (every legal move's score, for inspecting one position)
 
 tests/tactics.txt was made with
-  nice -n 10 scripts/make_tactics.py --mine --games 240 --seed 1
+  nice -n 10 scripts/make_tactics.py --mine --games 720 --seed 1
   nice -n 10 scripts/make_tactics.py --build --seed 1
 and is checked with
   nice -n 10 scripts/make_tactics.py --verify
@@ -95,6 +103,9 @@ WIN_DEPTH = 10
 STABILITY_EXTRA = 4
 DEEP_PROBE_DEPTH = 16
 MAX_MATE = 7
+# From mate 3 on, other moves must not mate in fewer than N + 2 (see separated()).
+SEPARATION_FROM = 3
+SEPARATION = 2
 
 # Win criteria (fairy-stockfish centipawns; its horse is worth about 200-250).
 WIN_MARGIN = 30
@@ -315,13 +326,23 @@ def mate_depth(n):
 
 
 def classify_mate(fsf, fen, n, extra=0):
-    """The `mate N` answer at the verification depth (plus `extra`): (N, moves, pv) or None."""
+    """The `mate N` answer at the verification depth (plus `extra`):
+    (N, moves, pv, the fastest mate of any other move or None) or None."""
     lines = analyse_all(fsf, fen, mate_depth(n) + extra)
     best = mate_in(lines[0][1])
     if best is None or best > MAX_MATE:
         return None
     accepted = sorted(m for m, s, _ in lines if mate_in(s) is not None and mate_in(s) <= best)
-    return best, accepted, lines[0][2]
+    others = [mate_in(s) for m, s, _ in lines if m not in accepted and mate_in(s) is not None]
+    return best, accepted, lines[0][2], min(others, default=None)
+
+
+def separated(n, others):
+    """Whether the other moves' mates (fastest: `others`) are far enough from
+    N that a search reporting a longer mate than the shortest cannot have
+    hidden an accepted move among them: from N = SEPARATION_FROM on, no other
+    move may mate in fewer than N + SEPARATION moves."""
+    return n < SEPARATION_FROM or others is None or others >= n + SEPARATION
 
 
 def mate_answer(fsf, fen, hint):
@@ -333,7 +354,8 @@ def mate_answer(fsf, fen, hint):
             return None
         if got[0] == n:
             deeper = classify_mate(fsf, fen, n, STABILITY_EXTRA)
-            if deeper is None or deeper[:2] != got[:2]:
+            if (deeper is None or deeper[:2] != got[:2] or not separated(n, got[3])
+                    or not separated(n, deeper[3])):
                 return None
             return got
         n = got[0]
@@ -383,8 +405,6 @@ def win_answer(fsf, fen):
 
 # --------------------------------------------------------------------- notes
 
-PIECE_NAMES = {"r": "rook", "n": "horse", "c": "cannon", "a": "advisor", "b": "elephant",
-               "p": "pawn", "k": "king"}
 VALUES = {"r": 9, "n": 4, "c": 4.5, "a": 2, "b": 2, "p": 1, "k": 0}
 
 
@@ -438,14 +458,20 @@ def win_note(fen, accepted, lines):
 # ---------------------------------------------------------------------- mine
 
 def mine(args):
+    """Plays games 0..--games-1; games already in --mined are kept (each game's
+    positions are written when it ends, so the file only holds whole games)."""
     os.makedirs(os.path.dirname(os.path.abspath(args.mined)), exist_ok=True)
+    done = set(load_mined(args.mined)) if os.path.exists(args.mined) else set()
     pf = pyffish()
     fsf = Fsf()
     t0 = time.time()
-    with open(args.mined, "w") as out:
+    with open(args.mined, "a") as out:
         for g in range(args.games):
+            if g in done:
+                continue
             rng = random.Random(args.seed * 1_000_003 + g)
             moves = []
+            records = []
             fen = START_FEN
             opening = rng.randint(2, 8)
             for ply in range(MAX_PLIES):
@@ -460,8 +486,8 @@ def mine(args):
                     choice = rng.choice(lines)[0]
                 else:
                     lines, _ = fsf.analyse(normalize_fen(fen), MINE_DEPTH, MINE_MULTIPV)
-                    out.write(json.dumps({"game": g, "ply": ply, "fen": normalize_fen(fen),
-                                          "lines": [[m, s] for m, s, _ in lines]}) + "\n")
+                    records.append({"game": g, "ply": ply, "fen": normalize_fen(fen),
+                                    "lines": [[m, s] for m, s, _ in lines]})
                     r = rng.random()
                     if r < BLUNDER_RATE:
                         choice = rng.choice(legal)
@@ -471,6 +497,7 @@ def mine(args):
                         choice = rng.choices(good, weights=weights)[0]
                 moves.append(choice)
                 fen = fen_after(START_FEN, moves)
+            out.writelines(json.dumps(rec) + "\n" for rec in records)
             out.flush()
             print(f"game {g}: {len(moves)} plies, {time.time() - t0:.0f} s", flush=True)
     fsf.close()
@@ -696,6 +723,8 @@ def verify(args):
             elif got[0] != n or got[1] != sorted(moves):
                 fail(lineno, f"mate {got[0]} by {' '.join(got[1])}, file: {kind} by "
                      f"{' '.join(moves)}")
+            elif not separated(n, got[3]):
+                fail(lineno, f"another move mates in {got[3]}: too close to {n}")
         else:
             fail(lineno, f"unknown kind {kind!r}")
     fsf.close()
@@ -728,7 +757,7 @@ def main():
     mode.add_argument("--build", action="store_true", help="select from --mined, write --file")
     mode.add_argument("--verify", action="store_true", help="re-check every line of --file")
     mode.add_argument("--show", metavar="FEN", help="MultiPV over all legal moves of FEN")
-    ap.add_argument("--games", type=int, default=160, help="--mine: number of games")
+    ap.add_argument("--games", type=int, default=720, help="--mine: number of games")
     ap.add_argument("--seed", type=int, default=1, help="--mine/--build: random seed")
     ap.add_argument("--mined", default=os.path.join(ROOT, "target", "tactics", "mined.jsonl"),
                     help="mined positions (JSON lines)")
