@@ -10,15 +10,19 @@ other move). Moves are ICCS with ranks 0-9.
 The accepted moves come from Debian's fairy-stockfish in UCCI mode (ranks
 0-9), one thread, 16 MB hash cleared before each position, Contempt 0, with
 MultiPV set to the number of legal moves so that every root move gets its own
-exact score at a fixed depth (`MATE_DEPTH`, `WIN_DEPTH`). Single-threaded
+exact score at a fixed depth (2N + MATE_DEPTH_EXTRA for `mate N`, WIN_DEPTH). Single-threaded
 fixed-depth searches from a cleared hash are deterministic, so --verify
 recomputes exactly what --build wrote.
   * `mate N`: fairy-stockfish's best root move scores `mate N`; the accepted
-    moves are all root moves scoring `mate K` with K <= N. A search may
-    report a longer mate than the shortest for a root move (seen here: a
-    mate in 4 reported as a mate in 5), so from N = 3 on every other move
-    must score no mate faster than N + 2: an error of two moves would be
-    needed to hide an accepted move.
+    moves are all root moves scoring `mate K` with K <= N. Its pruned search
+    may report a longer mate than the shortest for a root move (seen while
+    making this suite: mates in 4 reported as mates in 5 to 7, a mate in 5
+    as a mate in 6), so the accepted moves must also be exactly those an
+    exhaustive search finds (examples/mate_check.rs: every legal move, no
+    pruning, on Chariot's move generator, which perft proves equal to
+    fairy-stockfish's and pyffish's; positions are taken without history, so
+    no repetition). A position where the two disagree, or where the
+    exhaustive search needs more than EXACT_BUDGET nodes, is not used.
   * `win`: the accepted moves are those within WIN_MARGIN cp of the best, no
     root move mates, the best scores at least WIN_MIN_BEST, and every other
     root move scores at least WIN_GAP cp below the worst accepted one, at
@@ -37,20 +41,23 @@ Pipeline (deterministic: fixed seeds, fixed depths, no time limits):
      other side gets tactics to find). Every position and its three lines go
      to a JSON-lines file.
   2. build: candidates are mined positions whose best line is a mate in 1..7,
-     or beats the second line by WIN_GAP cp; the same side's positions 2, 4
-     and up to 10 plies before a mate are probed at DEEP_PROBE_DEPTH for mates in
-     4..7 (at most MAX_PROBES of them). Each candidate is analysed with MultiPV over all legal moves, kept
-     only if the answer is stable at a deeper search (STABILITY_EXTRA plies
-     more) and has few accepted moves (MAX_ACCEPTED_*), and picked in a seeded
-     order (probes, mates, then wins; at most PER_GAME per game, at least
-     MIN_PLY_DISTANCE plies apart) until every quota in QUOTAS is filled. The
-     suite is written to tests/tactics.txt. Every fairy-stockfish analysis
-     is kept in target/tactics/analyses.jsonl (next to --mined) and reused by
-     later builds (the searches are deterministic; delete it to redo them).
-  3. verify: re-analyses every line and compares kind, N and the accepted
-     moves exactly; checks legality with pyffish and the suite's shape
-     (at least MIN_POSITIONS lines, the MIN_COUNTS minimums). Exits 1 on any
-     mismatch.
+     or beats the second line by WIN_GAP cp; the same side's positions 2 to
+     10 plies before a mate are probed at DEEP_PROBE_DEPTH for mates in 4..7
+     (at most MAX_PROBES of them). Each candidate is analysed with MultiPV
+     over all legal moves and kept only if the answer is stable at a deeper
+     search (STABILITY_EXTRA plies more), agrees with the exact check (mates)
+     and has few accepted moves (MAX_ACCEPTED_*). Candidates are taken in a
+     seeded order (probes, mates, then wins; at most PER_GAME per game, at
+     least MIN_PLY_DISTANCE plies apart) until every quota in QUOTAS is
+     filled; a shortfall of deep mates is made up with mates in 1..3 and
+     wins. The suite is written to tests/tactics.txt. Every analysis is kept
+     in target/tactics/analyses.jsonl and exact.jsonl (next to --mined) and
+     reused by later builds (the searches are deterministic; delete them to
+     redo them).
+  3. verify: re-analyses every line (fairy-stockfish, and the exact check for
+     mates) and compares kind, N and the accepted moves exactly; checks
+     legality with pyffish and the suite's shape (at least MIN_POSITIONS
+     lines, the MIN_COUNTS minimums). Exits 1 on any mismatch.
 
 Usage (nice: the machine is shared; only one fairy-stockfish runs at a time):
   nice -n 10 scripts/make_tactics.py --mine [--games 720] [--seed 1]
@@ -103,9 +110,8 @@ WIN_DEPTH = 10
 STABILITY_EXTRA = 4
 DEEP_PROBE_DEPTH = 16
 MAX_MATE = 7
-# From mate 3 on, other moves must not mate in fewer than N + 2 (see separated()).
-SEPARATION_FROM = 3
-SEPARATION = 2
+# Node budget of the exact mate check per position (examples/mate_check.rs).
+EXACT_BUDGET = 30_000_000
 
 # Win criteria (fairy-stockfish centipawns; its horse is worth about 200-250).
 WIN_MARGIN = 30
@@ -122,7 +128,7 @@ MIN_COUNTS = {"mate 1": 5, "mate 2": 5, "mate 3": 5, "mate 4": 1, "mate 5": 1,
 MIN_POSITIONS = 70
 PER_GAME = 2
 PROBE_BACK = (2, 4, 6, 8, 10)
-MAX_PROBES = 700
+MAX_PROBES = 1500
 # Discriminating positions only: at most this many accepted moves.
 MAX_ACCEPTED_MATE = 3
 MAX_ACCEPTED_WIN = 2
@@ -337,16 +343,9 @@ def classify_mate(fsf, fen, n, extra=0):
     return best, accepted, lines[0][2], min(others, default=None)
 
 
-def separated(n, others):
-    """Whether the other moves' mates (fastest: `others`) are far enough from
-    N that a search reporting a longer mate than the shortest cannot have
-    hidden an accepted move among them: from N = SEPARATION_FROM on, no other
-    move may mate in fewer than N + SEPARATION moves."""
-    return n < SEPARATION_FROM or others is None or others >= n + SEPARATION
-
-
-def mate_answer(fsf, fen, hint):
-    """Settles N (the verification depth depends on it) and checks stability."""
+def mate_answer(fsf, exact, fen, hint):
+    """Settles N (the verification depth depends on it), checks stability and
+    that the exact check agrees."""
     n = hint
     for _ in range(3):
         got = classify_mate(fsf, fen, n)
@@ -354,12 +353,67 @@ def mate_answer(fsf, fen, hint):
             return None
         if got[0] == n:
             deeper = classify_mate(fsf, fen, n, STABILITY_EXTRA)
-            if (deeper is None or deeper[:2] != got[:2] or not separated(n, got[3])
-                    or not separated(n, deeper[3])):
+            if deeper is None or deeper[:2] != got[:2]:
+                return None
+            if exact.check(fen, n) != ("mate", n, got[1]):
                 return None
             return got
         n = got[0]
     return None
+
+
+class Exact:
+    """examples/mate_check.rs: an exhaustive AND/OR search (every legal move,
+    no pruning) on Chariot's move generator, which perft proves equal to
+    fairy-stockfish's and pyffish's. It finds every root move mating in <= N
+    and the shortest mate, or gives up after EXACT_BUDGET nodes."""
+
+    def __init__(self, cache_path=None):
+        subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "mate_check"],
+                       cwd=ROOT, check=True)
+        binary = os.path.join(ROOT, "target", "release", "examples", "mate_check")
+        self.proc = subprocess.Popen([binary, str(EXACT_BUDGET)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.cache = {}
+        self.cache_file = None
+        if cache_path:
+            if os.path.exists(cache_path):
+                with open(cache_path) as fh:
+                    for raw in fh:
+                        rec = json.loads(raw)
+                        self.cache[rec["key"]] = rec["answer"]
+            self.cache_file = open(cache_path, "a")
+
+    def raw(self, fen, n):
+        key = f"{fen}|{n}|{EXACT_BUDGET}"
+        if key in self.cache:
+            return self.cache[key]
+        self.proc.stdin.write(f"{fen} ; {n}\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline().strip()
+        if not answer:
+            raise RuntimeError("mate_check exited")
+        if self.cache_file:
+            self.cache[key] = answer
+            self.cache_file.write(json.dumps({"key": key, "answer": answer}) + "\n")
+            self.cache_file.flush()
+        return answer
+
+    def check(self, fen, n):
+        """("mate", K, sorted moves mating in <= n), ("none",), ("unknown",) or ("error", text)."""
+        answer = self.raw(fen, n)
+        if answer.startswith("mate "):
+            head, moves = answer.split(" ; ")
+            return ("mate", int(head.split()[1]), sorted(moves.split()))
+        if answer in ("none", "unknown"):
+            return (answer,)
+        return ("error", answer)
+
+    def close(self):
+        if self.cache_file:
+            self.cache_file.close()
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
 
 
 def classify_win(fsf, fen, depth):
@@ -557,7 +611,9 @@ def build(args):
             return (0, -int(kind[1]))
         return (1 if kind[0] == "mate" else 2, 0)
     order.sort(key=rank)
-    fsf = Fsf(os.path.join(os.path.dirname(os.path.abspath(args.mined)), "analyses.jsonl"))
+    work = os.path.dirname(os.path.abspath(args.mined))
+    fsf = Fsf(os.path.join(work, "analyses.jsonl"))
+    exact = Exact(os.path.join(work, "exact.jsonl"))
     quotas = dict(QUOTAS)
     counts = {k: 0 for k in QUOTAS}
     picked = []
@@ -608,7 +664,7 @@ def build(args):
         if not any(open_(f"mate {k}") for k in range(1, n + 1)):
             return
         if (fen, "mate") not in answers:
-            answers[fen, "mate"] = mate_answer(fsf, fen, n)
+            answers[fen, "mate"] = mate_answer(fsf, exact, fen, n)
         got = answers[fen, "mate"]
         if got and open_(f"mate {got[0]}") and len(got[1]) <= MAX_ACCEPTED_MATE:
             take(g, ply, fen, f"mate {got[0]}", got[1], mate_note(fen, got[0], got[2]))
@@ -632,6 +688,7 @@ def build(args):
             if not cand[3].startswith("probe"):
                 consider(*cand)
     fsf.close()
+    exact.close()
 
     kinds = list(QUOTAS)
     picked.sort(key=lambda p: (kinds.index(p[3]), p[0], p[1]))
@@ -655,7 +712,8 @@ HEADER = """\
 #
 # <FEN> ; <kind> ; <accepted moves> ; <note>
 #   mate N: the side to move mates in N moves; accepted = every move that
-#           mates in <= N (fairy-stockfish, MultiPV over all legal moves).
+#           mates in <= N (fairy-stockfish, MultiPV over all legal moves, and
+#           an exhaustive search, examples/mate_check.rs, agree).
 #   win:    the accepted moves (within 30 cp of the best) score at least 250 cp
 #           more than every other move (fairy-stockfish's scale: a horse is
 #           about 200-250), leave the side to move at least 150 cp up, and no
@@ -687,6 +745,7 @@ def verify(args):
     pf = pyffish()
     rows = parse_suite(args.file)
     fsf = Fsf()
+    exact = Exact()
     failures = 0
     counts = {}
     t0 = time.time()
@@ -723,11 +782,14 @@ def verify(args):
             elif got[0] != n or got[1] != sorted(moves):
                 fail(lineno, f"mate {got[0]} by {' '.join(got[1])}, file: {kind} by "
                      f"{' '.join(moves)}")
-            elif not separated(n, got[3]):
-                fail(lineno, f"another move mates in {got[3]}: too close to {n}")
+            else:
+                ex = exact.check(fen, n)
+                if ex != ("mate", n, sorted(moves)):
+                    fail(lineno, f"exact check: {ex}, file: {kind} by {' '.join(moves)}")
         else:
             fail(lineno, f"unknown kind {kind!r}")
     fsf.close()
+    exact.close()
     total = sum(counts.values())
     if total < MIN_POSITIONS:
         fail(0, f"only {total} positions (want >= {MIN_POSITIONS})")
