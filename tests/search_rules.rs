@@ -1,10 +1,10 @@
 //! The rules inside the search: what the search scores and plays when a
 //! repetition, the move limit or a mate is in reach.
 
-use chariot::search::{self, mate_plies, Job, Limits, Outcome, Shared, Tables, MATE, RULE_WIN};
+mod common;
+
+use chariot::search::{mate_plies, Limits, Outcome, MATE, RULE_WIN};
 use chariot::Position;
-use std::sync::Arc;
-use std::time::Instant;
 
 fn play(fen: &str, moves: &str) -> Position {
     let mut pos = Position::from_fen(fen).expect("test FEN");
@@ -16,21 +16,13 @@ fn play(fen: &str, moves: &str) -> Position {
 }
 
 fn search_depth(pos: &Position, depth: u32) -> Outcome {
-    let job = Job {
-        pos: pos.clone(),
-        limits: Limits {
+    common::search_with(
+        pos,
+        Limits {
             depth: Some(depth),
             ..Limits::default()
         },
-        root_moves: pos.legal_moves().to_vec(),
-        multipv: 1,
-        randomness: 0,
-        move_overhead_ms: 0,
-        seed: 0,
-        threads: 1,
-        tables: Arc::new(Tables::new(4)),
-    };
-    search::search(job, &Shared::default(), Instant::now(), &mut |_| {})
+    )
 }
 
 const ROOK_CHECKS: &str = "3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1";

@@ -581,7 +581,7 @@ impl Controller {
         let thread_shared = Arc::clone(&shared);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(search::SEARCH_STACK)
             .spawn(move || work(&thread_shared, start, &tx));
         let handle = match spawned {
             Ok(handle) => handle,

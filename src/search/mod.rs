@@ -38,6 +38,9 @@ const INFINITY: i32 = MATE + 1;
 pub const MAX_PLY: usize = 128;
 /// Deepest iteration.
 pub const MAX_DEPTH: u32 = 100;
+/// Stack of every thread that runs a search (the tree recurses up to
+/// MAX_PLY plies).
+pub const SEARCH_STACK: usize = 64 << 20;
 /// Repetitions are judged with the chase rule (which costs a replay of the
 /// cycle) up to this ply, and by checks alone deeper.
 const CHASE_PLY: usize = 2;
@@ -1124,7 +1127,7 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
             let (plan, halt, total_nodes) = (&plan, &halt, &total_nodes);
             let spawned = std::thread::Builder::new()
                 .name(format!("helper{}", id + 1))
-                .stack_size(16 << 20)
+                .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
                     let mut s = Searcher::new(pos, shared, halt, &tables.tt, h, total_nodes, start);
                     iterate(&mut s, plan, id + 1, &mut |_| {});

@@ -1,11 +1,14 @@
 //! Helpers shared by the integration tests: a slow, obviously correct rules
 //! reference written straight from ../shared/RULES.md (no tables, no
-//! bitboards), and random positions.
+//! bitboards), random positions, and a one-call search.
 #![allow(dead_code)]
 
+use chariot::search::{self, Job, Limits, Outcome, Shared, Tables, SEARCH_STACK};
 use chariot::{Color, Move, Piece, PieceKind, Position, Square};
 use rand::rngs::StdRng;
 use rand::Rng;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// A plain 9×10 grid copied from a position.
 #[derive(Clone)]
@@ -240,4 +243,27 @@ pub fn random_position(rng: &mut StdRng) -> Position {
             return pos;
         }
     }
+}
+
+/// Searches `pos` as the engine does for one `go`: one thread, fresh 16 MB
+/// tables, no time limit unless `limits` sets one, on a thread with the
+/// engine's search stack.
+pub fn search_with(pos: &Position, limits: Limits) -> Outcome {
+    let job = Job {
+        pos: pos.clone(),
+        limits,
+        root_moves: pos.legal_moves().to_vec(),
+        multipv: 1,
+        randomness: 0,
+        move_overhead_ms: 0,
+        seed: 0,
+        threads: 1,
+        tables: Arc::new(Tables::new(16)),
+    };
+    std::thread::Builder::new()
+        .stack_size(SEARCH_STACK)
+        .spawn(move || search::search(job, &Shared::default(), Instant::now(), &mut |_| {}))
+        .expect("spawn the search thread")
+        .join()
+        .expect("the search panicked")
 }
