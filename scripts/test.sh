@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, debug tests (with internal
 # consistency checks at every perft node), release tests (deep perft, more
-# property cases), and the cross-check of every perft number against
-# fairy-stockfish and pyffish.
+# property cases, the tactics suite), and the cross-check of every perft
+# number against fairy-stockfish and pyffish.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +21,10 @@ step "cargo test (debug)"
 cargo test --quiet
 
 step "cargo test --release"
-cargo test --quiet --release
+cargo test --quiet --release -- --skip tactics_suite
+
+step "tactics suite (prints how many positions the search solves)"
+cargo test --quiet --release --test tactics -- --nocapture tactics_suite
 
 step "bench signature equals the latest 'Bench:' commit line"
 cargo build --quiet --release
