@@ -20,6 +20,9 @@ use std::io::{BufRead, Write};
 
 /// Default node budget per line.
 const DEFAULT_BUDGET: u64 = 200_000_000;
+/// Longest mate asked for: the search recurses two plies per move, so an
+/// absurd bound would overflow the stack before the budget runs out.
+const MAX_BOUND: u32 = 20;
 
 /// Out of budget.
 struct Exhausted;
@@ -125,8 +128,9 @@ fn answer(line: &str, budget: u64) -> String {
     let Some((fen, n)) = line.split_once(';') else {
         return "error expected `<FEN> ; <N>`".to_owned();
     };
-    let Ok(n) = n.trim().parse::<u32>() else {
-        return format!("error bad bound {:?}", n.trim());
+    let n = match n.trim().parse::<u32>() {
+        Ok(n) if (1..=MAX_BOUND).contains(&n) => n,
+        _ => return format!("error bound {:?} is not in 1..={MAX_BOUND}", n.trim()),
     };
     let mut pos = match Position::from_fen(fen.trim()) {
         Ok(pos) => pos,
@@ -166,14 +170,23 @@ fn answer(line: &str, budget: u64) -> String {
 }
 
 fn main() {
-    let budget = std::env::args()
-        .nth(1)
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(DEFAULT_BUDGET);
+    let budget = match std::env::args().nth(1) {
+        None => DEFAULT_BUDGET,
+        Some(arg) => match arg.parse() {
+            Ok(budget) => budget,
+            Err(_) => {
+                eprintln!("mate_check: the node budget {arg:?} is not a number");
+                std::process::exit(2);
+            }
+        },
+    };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
-    for line in stdin.lock().lines() {
+    // Lines as bytes: a line that is not UTF-8 gets an error answer, like any
+    // other bad line, instead of ending the run.
+    for line in stdin.lock().split(b'\n') {
         let Ok(line) = line else { break };
+        let line = String::from_utf8_lossy(&line);
         let line = line.trim();
         if line.is_empty() {
             continue;

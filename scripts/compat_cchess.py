@@ -44,11 +44,13 @@ import sys
 import time
 from queue import Empty
 
+import oracle
+from oracle import from_pf
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 VARIANT = "xiangqi60"  # pyffish's xiangqi with the 60-move rule of RULES.md
 MOVE_RE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
-PF_MOVE_RE = re.compile(r"^([a-i])([0-9]+)([a-i])([0-9]+)$")
 
 
 class Failure(Exception):
@@ -59,12 +61,7 @@ def to_pf(move):
     """ICCS move with ranks 0-9 -> pyffish move with ranks 1-10."""
     if not MOVE_RE.match(move):
         raise Failure(f"malformed move {move!r}")
-    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
-
-
-def from_pf(move):
-    m = PF_MOVE_RE.match(move)
-    return f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}{int(m.group(4)) - 1}"
+    return oracle.to_pf(move)
 
 
 def main():

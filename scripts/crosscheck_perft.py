@@ -15,19 +15,13 @@ Exits non-zero on any disagreement or if an oracle is missing.
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
 
+import oracle
+
 MOVE_LINE = re.compile(r"^[a-i][0-9][a-i][0-9]: [0-9]+$")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def find_fairy_stockfish():
-    for cand in (shutil.which("fairy-stockfish"), "/usr/games/fairy-stockfish"):
-        if cand and os.path.exists(cand):
-            return cand
-    sys.exit("crosscheck: fairy-stockfish not found (apt-get install fairy-stockfish)")
 
 
 def chariot_binary():
@@ -59,28 +53,16 @@ def chariot_perft(binary, fen, depth):
     return total, moves
 
 
-def to_ranks_1_10(move):
-    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
-
-
 def pyffish_root_moves(fen):
-    try:
-        import pyffish
-    except ImportError:
-        sys.exit("crosscheck: pyffish not installed (pip install pyffish)")
-    return sorted(pyffish.legal_moves("xiangqi", fen, []))
+    return sorted(oracle.pyffish("crosscheck").legal_moves("xiangqi", fen, []))
 
 
 def parse_file(path):
     rows = []
-    with open(path) as fh:
-        for lineno, raw in enumerate(fh, 1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            name, fen, counts = (part.strip() for part in line.split(";"))
-            depths = [tuple(int(x) for x in c.split("=")) for c in counts.split()]
-            rows.append((lineno, name, fen, depths))
+    for lineno, line in oracle.data_lines(path):
+        name, fen, counts = (part.strip() for part in line.split(";"))
+        depths = [tuple(int(x) for x in c.split("=")) for c in counts.split()]
+        rows.append((lineno, name, fen, depths))
     return rows
 
 
@@ -91,7 +73,7 @@ def main():
                     help="skip depths whose count exceeds this")
     ap.add_argument("--generate", nargs=2, metavar=("NAME", "FEN"))
     args = ap.parse_args()
-    fsf = find_fairy_stockfish()
+    fsf = oracle.find_fairy_stockfish("crosscheck")
     binary = chariot_binary()
 
     if args.generate:
@@ -115,7 +97,7 @@ def main():
     for lineno, name, fen, depths in parse_file(args.file):
         _, ours_root = chariot_perft(binary, fen, 1)
         theirs_root = pyffish_root_moves(fen)
-        if sorted(to_ranks_1_10(m) for m in ours_root) != theirs_root:
+        if sorted(oracle.to_pf(m) for m in ours_root) != theirs_root:
             print(f"MISMATCH line {lineno} {name}: root moves differ from pyffish")
             failures += 1
         for depth, expected in depths:

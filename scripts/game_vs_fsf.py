@@ -47,11 +47,12 @@ import tempfile
 import threading
 import time
 
+from oracle import to_pf
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 VARIANT = "xiangqi60"  # pyffish's xiangqi with the 60-move rule of RULES.md
 MOVE_RE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
-PF_MOVE_RE = re.compile(r"^([a-i])([0-9]+)([a-i])([0-9]+)$")
 GRACE_S = 1.0
 
 
@@ -61,10 +62,6 @@ class Fault(Exception):
     def __init__(self, engine, msg):
         super().__init__(f"{engine.name}: {msg}")
         self.engine = engine
-
-
-def to_pf(move):
-    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
 
 
 class Engine:

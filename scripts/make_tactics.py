@@ -87,17 +87,18 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import time
+
+import oracle
+from oracle import find_fairy_stockfish, from_pf, to_pf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANT = "xiangqi"
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
 ICCS_RE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
-PF_MOVE_RE = re.compile(r"^([a-i])([0-9]+)([a-i])([0-9]+)$")
 
 # Scores: centipawns, or MATE_SCORE - plies-ish encodings of `mate K`.
 MATE_SCORE = 100_000
@@ -147,24 +148,8 @@ MIN_PLY_DISTANCE = 12
 
 # ---------------------------------------------------------------- moves, FEN
 
-def to_pf(move):
-    """ICCS (ranks 0-9) to pyffish (ranks 1-10)."""
-    return f"{move[0]}{int(move[1]) + 1}{move[2]}{int(move[3]) + 1}"
-
-
-def from_pf(move):
-    m = PF_MOVE_RE.match(move)
-    if not m:
-        raise ValueError(f"unexpected pyffish move {move!r}")
-    return f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}{int(m.group(4)) - 1}"
-
-
 def pyffish():
-    try:
-        import pyffish as pf
-    except ImportError:
-        sys.exit("make_tactics: pyffish not installed (pip install pyffish)")
-    return pf
+    return oracle.pyffish("make_tactics")
 
 
 def legal_moves(fen):
@@ -186,13 +171,6 @@ def side_name(fen):
 
 
 # ------------------------------------------------------------ fairy-stockfish
-
-def find_fairy_stockfish():
-    for cand in (shutil.which("fairy-stockfish"), "/usr/games/fairy-stockfish"):
-        if cand and os.path.exists(cand):
-            return cand
-    sys.exit("make_tactics: fairy-stockfish not found (apt-get install fairy-stockfish)")
-
 
 def parse_score(tokens, i):
     """Score at tokens[i:] ('cp X' or 'mate K'), as one comparable integer."""
@@ -219,6 +197,38 @@ def fmt_score(score):
     return f"cp {score}"
 
 
+class Cache:
+    """Answers of a deterministic oracle by key, kept in a JSON-lines file of
+    {"key": ..., "answer": ...} records that later runs read back and extend;
+    with no path, nothing is kept (every question is asked afresh)."""
+
+    def __init__(self, path=None):
+        self.answers = {}
+        self.file = None
+        if path:
+            if os.path.exists(path):
+                with open(path) as fh:
+                    for raw in fh:
+                        rec = json.loads(raw)
+                        self.answers[rec["key"]] = rec["answer"]
+            self.file = open(path, "a")
+
+    def get(self, key, ask):
+        """The answer for `key`, from the file or else from `ask()`."""
+        if key in self.answers:
+            return self.answers[key]
+        answer = ask()
+        if self.file:
+            self.answers[key] = answer
+            self.file.write(json.dumps({"key": key, "answer": answer}) + "\n")
+            self.file.flush()
+        return answer
+
+    def close(self):
+        if self.file:
+            self.file.close()
+
+
 class Fsf:
     """One fairy-stockfish process in UCCI mode."""
 
@@ -226,17 +236,8 @@ class Fsf:
         """cache_path: a JSON-lines file of earlier analyses to reuse and extend
         (build only: the searches are deterministic, so reruns can skip them;
         verify always searches)."""
-        self.cache = {}
-        self.cache_file = None
-        if cache_path:
-            if os.path.exists(cache_path):
-                with open(cache_path) as fh:
-                    for raw in fh:
-                        rec = json.loads(raw)
-                        self.cache[rec["key"]] = (
-                            [tuple(line) for line in rec["lines"]], rec["best"])
-            self.cache_file = open(cache_path, "a")
-        path = find_fairy_stockfish()
+        self.cache = Cache(cache_path)
+        path = find_fairy_stockfish("make_tactics")
         self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         self.send("ucci")
@@ -268,8 +269,7 @@ class Fsf:
         self.until(lambda l: l == "readyok")
 
     def close(self):
-        if self.cache_file:
-            self.cache_file.close()
+        self.cache.close()
         try:
             self.send("quit")
             self.proc.wait(timeout=5)
@@ -283,16 +283,10 @@ class Fsf:
         last completed iteration, best first; multipv is capped at the number
         of legal moves by the engine.
         """
-        key = f"{fen}|{depth}|{multipv}"
-        if key in self.cache:
-            return self.cache[key]
-        result = self.search(fen, depth, multipv)
-        if self.cache_file:
-            self.cache[key] = result
-            self.cache_file.write(json.dumps({"key": key, "lines": result[0],
-                                              "best": result[1]}) + "\n")
-            self.cache_file.flush()
-        return result
+        lines, best = self.cache.get(f"{fen}|{depth}|{multipv}",
+                                     lambda: self.search(fen, depth, multipv))
+        # JSON keeps tuples as lists.
+        return [tuple(line) for line in lines], best
 
     def search(self, fen, depth, multipv):
         self.send("setoption Clear_Hash")
@@ -392,30 +386,18 @@ class Exact:
         binary = os.path.join(ROOT, "target", "release", "examples", "mate_check")
         self.proc = subprocess.Popen([binary, str(EXACT_BUDGET)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.cache = {}
-        self.cache_file = None
-        if cache_path:
-            if os.path.exists(cache_path):
-                with open(cache_path) as fh:
-                    for raw in fh:
-                        rec = json.loads(raw)
-                        self.cache[rec["key"]] = rec["answer"]
-            self.cache_file = open(cache_path, "a")
+        self.cache = Cache(cache_path)
 
-    def raw(self, fen, n):
-        key = f"{fen}|{n}|{EXACT_BUDGET}"
-        if key in self.cache:
-            return self.cache[key]
+    def ask(self, fen, n):
         self.proc.stdin.write(f"{fen} ; {n}\n")
         self.proc.stdin.flush()
         answer = self.proc.stdout.readline().strip()
         if not answer:
             raise RuntimeError("mate_check exited")
-        if self.cache_file:
-            self.cache[key] = answer
-            self.cache_file.write(json.dumps({"key": key, "answer": answer}) + "\n")
-            self.cache_file.flush()
         return answer
+
+    def raw(self, fen, n):
+        return self.cache.get(f"{fen}|{n}|{EXACT_BUDGET}", lambda: self.ask(fen, n))
 
     def check(self, fen, n):
         """("mate", K, sorted moves mating in <= n), ("none",), ("unknown",) or ("error", text)."""
@@ -428,8 +410,7 @@ class Exact:
         return ("error", answer)
 
     def close(self):
-        if self.cache_file:
-            self.cache_file.close()
+        self.cache.close()
         self.proc.stdin.close()
         self.proc.wait(timeout=30)
 
@@ -761,17 +742,13 @@ HEADER = """\
 
 def parse_suite(path):
     rows = []
-    with open(path) as fh:
-        for lineno, raw in enumerate(fh, 1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            parts = [p.strip() for p in line.split(" ; ")]
-            if len(parts) != 4:
-                rows.append((lineno, None, None, None, f"expected 4 fields, got {len(parts)}"))
-                continue
-            fen, kind, moves, _note = parts
-            rows.append((lineno, fen, kind, moves.split(), None))
+    for lineno, line in oracle.data_lines(path):
+        parts = [p.strip() for p in line.split(" ; ")]
+        if len(parts) != 4:
+            rows.append((lineno, None, None, None, f"expected 4 fields, got {len(parts)}"))
+            continue
+        fen, kind, moves, _note = parts
+        rows.append((lineno, fen, kind, moves.split(), None))
     return rows
 
 

@@ -10,10 +10,11 @@ Usage: scripts/perft_speed.py [--depth 5] [--rounds 3] [--fen FEN]
 """
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import time
+
+import oracle
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
@@ -39,9 +40,7 @@ def main():
     ap.add_argument("--fen", default=START)
     args = ap.parse_args()
 
-    fsf = shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish"
-    if not os.path.exists(fsf):
-        sys.exit("perft_speed: fairy-stockfish not found (apt-get install fairy-stockfish)")
+    fsf = oracle.find_fairy_stockfish("perft_speed")
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     chariot = os.path.join(ROOT, "target", "release", "chariot")
 
