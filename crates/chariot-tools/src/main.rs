@@ -1,0 +1,155 @@
+//! `chariot-tools`: Chariot's data and training tools. None of this is in
+//! the engine binary.
+
+use anyhow::{bail, Context, Result};
+use chariot_tools::{datagen, gamefile};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(
+    name = "chariot-tools",
+    version,
+    about = "Chariot's data and training tools"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Self-play games at fixed nodes per move, written as game data.
+    Datagen {
+        /// Games in the whole run (all shards together).
+        #[arg(long, default_value_t = 100_000)]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games played at once (one per core).
+        #[arg(long, default_value_t = default_threads())]
+        threads: usize,
+        /// This machine's part of the run: K/N plays the games g with g mod N = K - 1.
+        #[arg(long, default_value = "1/1", value_parser = parse_shard)]
+        shard: (u16, u16),
+        /// Output file (resumed if it exists). Default: under the user's cache directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Checks a game-data file: chunks, games, positions, damage.
+    Check { file: PathBuf },
+}
+
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn parse_shard(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("shard '{s}' must be K/N with 1 <= K <= N");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u16, u16) = (k.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// The user's cache directory for Chariot.
+fn cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("chariot")
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("error: {e:#}");
+        std::process::exit(2);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Datagen {
+            games,
+            nodes,
+            seed,
+            threads,
+            shard,
+            out,
+        } => {
+            if nodes == 0 {
+                bail!("--nodes must be at least 1");
+            }
+            let out = match out {
+                Some(p) => p,
+                None => {
+                    let dir = cache_dir().join("data");
+                    std::fs::create_dir_all(&dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
+                    dir.join(format!(
+                        "selfplay-s{seed}-n{nodes}-{}of{}.cxgd",
+                        shard.0, shard.1
+                    ))
+                }
+            };
+            let cfg = datagen::Config {
+                games,
+                nodes,
+                seed,
+                threads: threads.clamp(1, 1024),
+                shard,
+                random_plies: (4, 10),
+                out,
+            };
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&stop);
+            ctrlc::set_handler(move || {
+                eprintln!("datagen: stopping; finishing the games in play");
+                flag.store(true, Ordering::Relaxed);
+            })
+            .context("cannot install the Ctrl-C handler")?;
+            eprintln!("datagen: writing {}", cfg.out.display());
+            datagen::generate(&cfg, &stop)
+        }
+        Command::Check { file } => {
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let (chunks, damage) = gamefile::read_chunks(&bytes);
+            let games: usize = chunks.iter().map(|c| c.games.len()).sum();
+            let moves: usize = chunks
+                .iter()
+                .flat_map(|c| &c.games)
+                .map(|g| g.moves.len())
+                .sum();
+            let quiet: u64 = chunks
+                .iter()
+                .flat_map(|c| &c.games)
+                .map(datagen::count_quiet)
+                .sum();
+            println!(
+                "{}: {} chunks, {games} games, {moves} moves, {quiet} training positions",
+                file.display(),
+                chunks.len()
+            );
+            for d in &damage {
+                println!("damage: {d}");
+            }
+            if !damage.is_empty() {
+                bail!(
+                    "{} damaged stretch(es); the good chunks are still readable",
+                    damage.len()
+                );
+            }
+            Ok(())
+        }
+    }
+}
