@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Cross-check every perft number in tests/perft.txt against independent
+"""Cross-check every perft number in crates/xiangqi/tests/perft.txt against independent
 generators: Debian's fairy-stockfish (`go perft N` in UCCI mode, ranks 0-9) for
 every depth, and PyPI's pyffish for the set of legal root moves (ranks 1-10,
 converted).
 
 Usage:
-  scripts/crosscheck_perft.py [--max-nodes N] [--file tests/perft.txt]
+  scripts/crosscheck_perft.py [--max-nodes N] [--file crates/xiangqi/tests/perft.txt]
   scripts/crosscheck_perft.py --generate NAME FEN [--max-nodes N]
       prints a data line for a new position, with Chariot's counts at every
       depth up to N nodes, after checking each against fairy-stockfish.

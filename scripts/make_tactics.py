@@ -18,7 +18,7 @@ recomputes exactly what --build wrote.
     may report a longer mate than the shortest for a root move (seen while
     making this suite: mates in 4 reported as mates in 5 to 7, a mate in 5
     as a mate in 6), so the accepted moves must also be exactly those an
-    exhaustive search finds (examples/mate_check.rs: every legal move, no
+    exhaustive search finds (crates/xiangqi/examples/mate_check.rs: every legal move, no
     pruning, on Chariot's move generator, which perft proves equal to
     fairy-stockfish's and pyffish's; positions are taken without history, so
     no repetition). A position where the two disagree, or where the
@@ -117,7 +117,7 @@ WIN_DEPTH = 10
 STABILITY_EXTRA = 4
 DEEP_PROBE_DEPTH = 16
 MAX_MATE = 7
-# Node budget of the exact mate check per position (examples/mate_check.rs).
+# Node budget of the exact mate check per position (crates/xiangqi/examples/mate_check.rs).
 EXACT_BUDGET = 30_000_000
 # Mates this long may exceed that budget; they are then taken on
 # fairy-stockfish's word alone, at 2 * STABILITY_EXTRA plies more.
@@ -375,13 +375,13 @@ def mate_answer(fsf, exact, fen, hint):
 
 
 class Exact:
-    """examples/mate_check.rs: an exhaustive AND/OR search (every legal move,
+    """crates/xiangqi/examples/mate_check.rs: an exhaustive AND/OR search (every legal move,
     no pruning) on Chariot's move generator, which perft proves equal to
     fairy-stockfish's and pyffish's. It finds every root move mating in <= N
     and the shortest mate, or gives up after EXACT_BUDGET nodes."""
 
     def __init__(self, cache_path=None):
-        subprocess.run(["cargo", "build", "--release", "--quiet", "--example", "mate_check"],
+        subprocess.run(["cargo", "build", "--release", "--quiet", "-p", "xiangqi", "--example", "mate_check"],
                        cwd=ROOT, check=True)
         binary = os.path.join(ROOT, "target", "release", "examples", "mate_check")
         self.proc = subprocess.Popen([binary, str(EXACT_BUDGET)], stdin=subprocess.PIPE,
@@ -726,7 +726,7 @@ HEADER = """\
 # <FEN> ; <kind> ; <accepted moves> ; <note>
 #   mate N: the side to move mates in N moves; accepted = every move that
 #           mates in <= N (fairy-stockfish, MultiPV over all legal moves, and
-#           an exhaustive search, examples/mate_check.rs, agree; a mate
+#           an exhaustive search, crates/xiangqi/examples/mate_check.rs, agree; a mate
 #           in 7 beyond that search's budget stands on fairy-stockfish at
 #           three depths).
 #   win:    the accepted moves (within 30 cp of the best) score at least 250 cp

@@ -4,7 +4,7 @@
 //! search and evaluation alone; every commit that changes them states the
 //! new count as `Bench: N`.
 
-use crate::position::Position;
+use xiangqi::position::Position;
 use crate::search::{self, Job, Limits, Shared, Tables};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -6,25 +6,13 @@
 // table's zeroed allocation (search/tt.rs).
 #![deny(unsafe_code)]
 
-pub mod attacks;
 pub mod bench;
-pub mod bitboard;
 pub mod eval;
-pub mod matchrunner;
-pub mod movegen;
-pub mod perft;
-pub mod position;
 pub mod protocol;
-pub mod rules;
 pub mod search;
-pub mod tune;
-pub mod types;
-pub mod zobrist;
 
-pub use bitboard::Bitboard;
-pub use movegen::{GenType, IllegalMove, MoveList, NoMoves};
-pub use position::{FenError, Position, START_FEN};
-pub use types::{Color, Move, Piece, PieceKind, Square};
+/// The rules core the engine plays by.
+pub use xiangqi;
 
 /// Engine name and version, as `id name` reports it.
 pub const ENGINE_NAME: &str = concat!("Chariot ", env!("CARGO_PKG_VERSION"));

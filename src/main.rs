@@ -3,16 +3,14 @@
 //! exits.
 
 use anyhow::{bail, Context, Result};
-use chariot::perft::PerftReport;
-use chariot::Position;
+use xiangqi::perft::PerftReport;
+use xiangqi::Position;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 
 const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
                      chariot perft <depth> [<fen>]   count legal move paths\n       \
-                     chariot bench [<depth>]         the fixed benchmark search (signature)\n       \
-                     chariot tune gen|fit …          tune the evaluation (see chariot tune --help)\n       \
-                     chariot match --help            engine-vs-engine matches";
+                     chariot bench [<depth>]         the fixed benchmark search (signature)";
 
 /// Deepest perft accepted (perft 9 from the start already takes hours).
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -36,18 +34,12 @@ fn init_logging() {
 }
 
 fn main() {
-    // `match` has its own command line and logging.
-    let mut raw = std::env::args_os().skip(1);
-    if raw.next().is_some_and(|a| a == "match") {
-        std::process::exit(chariot::matchrunner::main(raw));
-    }
     init_logging();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         None => std::process::exit(chariot::protocol::run()),
         Some("perft") => cmd_perft(&args[1..]),
         Some("bench") => cmd_bench(&args[1..]),
-        Some("tune") => chariot::tune::cli::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

@@ -3,7 +3,7 @@
 //! position it answers. Timeouts are generous (the machine is shared): the
 //! stop latency itself is measured by scripts/stop_latency.py, not here.
 
-use chariot::{Move, Position};
+use xiangqi::{Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};

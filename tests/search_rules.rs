@@ -4,7 +4,7 @@
 mod common;
 
 use chariot::search::{mate_plies, Limits, Outcome, MATE, RULE_WIN};
-use chariot::Position;
+use xiangqi::Position;
 
 fn play(fen: &str, moves: &str) -> Position {
     let mut pos = Position::from_fen(fen).expect("test FEN");

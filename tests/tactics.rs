@@ -11,7 +11,7 @@
 mod common;
 
 use chariot::search::{mate_plies, Limits, MATE_BOUND, MAX_PLY, RULE_WIN};
-use chariot::Position;
+use xiangqi::Position;
 use std::time::Instant;
 
 /// Node budget of each search.
@@ -151,7 +151,7 @@ fn suite_is_well_formed() {
 
 #[test]
 fn parser_rejects_bad_lines() {
-    let start = chariot::START_FEN;
+    let start = xiangqi::START_FEN;
     for bad in [
         format!("{start} ; mate 1"),
         format!("{start} ; mate 8 ; h2e2 ; x"),

@@ -2,8 +2,9 @@
 //! left, from a linear sum of weighted features (so `chariot tune` can fit
 //! the weights by logistic regression):
 //!
-//! - material and piece-square tables for every kind, kept incrementally by
-//!   `Position` (`psq`), checked against a fresh sum in debug builds;
+//! - material and piece-square tables for every kind, kept incrementally in
+//!   an `EvalState` on the search stack (updated from what each move
+//!   changed), checked against a fresh sum in debug builds;
 //! - mobility per kind;
 //! - king safety: attacks on the palace, missing advisors and elephants
 //!   against the enemy's rooks, horses and cannons, the empty-headed and the
@@ -22,20 +23,17 @@
 pub mod layout;
 pub mod params;
 
-use crate::attacks::{
+use xiangqi::attacks::{
     blocked_mask, line_attacks, on_own_side, ADVISOR_STEPS, DIAG_NEIGHBOURS, ELEPHANT_TARGETS,
     HORSE_TARGETS, KING_STEPS, ORTHO_NEIGHBOURS, PAWN_STEPS,
 };
-use crate::bitboard::Bitboard;
-use crate::position::Position;
-use crate::types::{Color, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
+use xiangqi::bitboard::Bitboard;
+use xiangqi::position::{MoveChange, Position};
+use xiangqi::types::{Color, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
 use layout as at;
 use params::WEIGHTS;
 use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 
-/// Exchange values of each kind (king excluded), for SEE, move ordering and
-/// the chase rule: fixed, not tuned.
-pub const VALUES: [i32; 7] = [0, 40, 40, 100, 200, 100, 20];
 
 /// A middlegame and an endgame value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -209,14 +207,53 @@ pub fn phase(pos: &Position) -> i32 {
     p.min(PHASE_MAX)
 }
 
-/// Evaluation for the side to move.
-pub fn evaluate(pos: &Position) -> i32 {
+/// The evaluator's incremental state for one position: the material and
+/// piece-square sum of each side. A search keeps one per ply: a child's is
+/// its parent's, updated with what the move changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalState {
+    psq: [Score; 2],
+}
+
+impl EvalState {
+    /// The state of `pos`, computed afresh.
+    pub fn new(pos: &Position) -> EvalState {
+        EvalState {
+            psq: [
+                psq_from_scratch(pos, Color::Red),
+                psq_from_scratch(pos, Color::Black),
+            ],
+        }
+    }
+
+    /// Updates the state with what a move changed (`Position::last_change`).
+    #[inline(always)]
+    pub fn apply(&mut self, c: &MoveChange) {
+        let side = &mut self.psq[c.piece.color().index()];
+        *side += psq(c.piece, c.to) - psq(c.piece, c.from);
+        if c.captured.is_some() {
+            self.psq[c.captured.color().index()] -= psq(c.captured, c.to);
+        }
+    }
+
+    /// Material and piece-square sum of one side.
+    pub fn psq(&self, color: Color) -> Score {
+        self.psq[color.index()]
+    }
+}
+
+/// Evaluation for the side to move, from scratch (outside a search).
+pub fn evaluate_fresh(pos: &Position) -> i32 {
+    evaluate(pos, &EvalState::new(pos))
+}
+
+/// Evaluation for the side to move, given the position's incremental state.
+pub fn evaluate(pos: &Position, state: &EvalState) -> i32 {
     let mut sum = Sum::default();
     features(pos, &mut sum);
-    let red = pos.psq(Color::Red) + sum.score[0];
-    let black = pos.psq(Color::Black) + sum.score[1];
-    debug_assert_eq!(pos.psq(Color::Red), psq_from_scratch(pos, Color::Red));
-    debug_assert_eq!(pos.psq(Color::Black), psq_from_scratch(pos, Color::Black));
+    debug_assert_eq!(*state, EvalState::new(pos), "stale evaluation state");
+    let red = state.psq(Color::Red) + sum.score[0];
+    let black = state.psq(Color::Black) + sum.score[1];
     let us = pos.side_to_move();
     let relative = if us == Color::Red {
         red - black
@@ -264,7 +301,7 @@ const fn palace(color: Color) -> Bitboard {
     let mut b = 0u128;
     let mut i = 0;
     while i < SQUARES {
-        if crate::attacks::in_own_palace(color, Square::new(i % FILES, i / FILES)) {
+        if xiangqi::attacks::in_own_palace(color, Square::new(i % FILES, i / FILES)) {
             b |= 1 << i;
         }
         i += 1;
@@ -342,7 +379,7 @@ fn features(pos: &Position, sink: &mut impl Sink) {
                             occ.rank_bits(sq.rank()),
                             pos.file_occupancy(sq.file()),
                         );
-                        let file_pawns = pawns_all & crate::attacks::file_mask(sq.file());
+                        let file_pawns = pawns_all & xiangqi::attacks::file_mask(sq.file());
                         if file_pawns.is_empty() {
                             sink.add(at::ROOK_OPEN_FILE, us, 1);
                         } else if (file_pawns & own).is_empty() {
@@ -462,7 +499,7 @@ mod tests {
     fn start_position_is_balanced_but_for_the_tempo() {
         let pos = Position::startpos();
         let tempo = taper(WEIGHTS[at::TEMPO], phase(&pos));
-        assert_eq!(evaluate(&pos), tempo);
+        assert_eq!(evaluate_fresh(&pos), tempo);
         assert_eq!(phase(&pos), PHASE_MAX);
     }
 
@@ -483,9 +520,9 @@ mod tests {
             };
             // Taper rounds once per side in `evaluate` and once here.
             assert!(
-                (stm - evaluate(&pos)).abs() <= 1,
+                (stm - evaluate_fresh(&pos)).abs() <= 1,
                 "{fen}: {stm} vs {}",
-                evaluate(&pos)
+                evaluate_fresh(&pos)
             );
         }
     }
@@ -494,6 +531,6 @@ mod tests {
     fn more_material_scores_higher() {
         let with_rook = Position::from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1").expect("fen");
         let without = Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1").expect("fen");
-        assert!(evaluate(&with_rook) > evaluate(&without) + 150);
+        assert!(evaluate_fresh(&with_rook) > evaluate_fresh(&without) + 150);
     }
 }

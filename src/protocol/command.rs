@@ -1,7 +1,7 @@
 //! Parsing of protocol lines into commands. Pure: no I/O, no engine state.
 //! Both dialects' spellings are accepted in both dialects.
 
-use crate::types::truncate;
+use xiangqi::types::truncate;
 use std::fmt;
 
 /// Which protocol the GUI speaks.

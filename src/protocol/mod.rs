@@ -16,14 +16,14 @@ pub mod options;
 mod reader;
 
 use crate::bench::{self, BenchReport};
-use crate::eval::evaluate;
-use crate::perft::PerftReport;
-use crate::position::Position;
+use crate::eval::evaluate_fresh;
+use xiangqi::perft::PerftReport;
+use xiangqi::position::Position;
 use crate::search::tt::Bound;
 use crate::search::{
     self, mate_plies, Clock, Info, Job, Limits, Outcome, Shared, Tables, MATE, MAX_DEPTH,
 };
-use crate::types::{Color, Move};
+use xiangqi::types::{Color, Move};
 use command::{Base, Command, Dialect, GoParams, ParseError, PositionSpec};
 use options::{Effect, Options};
 use std::collections::VecDeque;
@@ -253,7 +253,7 @@ impl Controller {
         if self.dialect.is_none() && !matches!(cmd, Command::Handshake(_) | Command::Quit) {
             log::error!(
                 "ignoring '{}' before the handshake: send 'ucci' or 'uci' first",
-                crate::types::truncate(line.trim())
+                xiangqi::types::truncate(line.trim())
             );
             return;
         }
@@ -489,7 +489,7 @@ impl Controller {
         }
         if dialect == Dialect::Ucci && g.depth == Some(0.0) && !g.infinite {
             // UCCI `go depth 0`: a static evaluation and no move.
-            send(&format!("info depth 0 score {}", evaluate(&pos)));
+            send(&format!("info depth 0 score {}", evaluate_fresh(&pos)));
             self.no_move();
             return;
         }

@@ -302,12 +302,12 @@ impl Options {
             (words[..split].join(" "), value)
         };
         let Some(def) = find(&name) else {
-            return Err(OptionError::Unknown(crate::types::truncate(&name)));
+            return Err(OptionError::Unknown(xiangqi::types::truncate(&name)));
         };
         let value = value.unwrap_or_default();
         let bad = |want| OptionError::BadValue {
             name: name.clone(),
-            value: crate::types::truncate(&value),
+            value: xiangqi::types::truncate(&value),
             want,
         };
         let check = || parse_bool(&value).ok_or_else(|| bad("true or false"));

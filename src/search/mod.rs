@@ -14,11 +14,12 @@ pub use limits::{Clock, Limits};
 pub use see::see_ge;
 pub use tt::TranspositionTable;
 
-use crate::eval::{evaluate, VALUES};
-use crate::movegen::{GenType, MoveList, MAX_MOVES};
-use crate::position::Position;
-use crate::rules::{self, CycleVerdict, MOVE_LIMIT_PLIES};
-use crate::types::{Move, Piece, PieceKind, SQUARES};
+use crate::eval::{evaluate, EvalState};
+use xiangqi::types::EXCHANGE_VALUES;
+use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
+use xiangqi::position::Position;
+use xiangqi::rules::{self, CycleVerdict, MOVE_LIMIT_PLIES};
+use xiangqi::types::{Move, Piece, PieceKind, SQUARES};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -184,6 +185,8 @@ struct Frame {
     mv: Move,
     piece: Piece,
     killers: [Move; 2],
+    /// The evaluator's incremental state of the position at this ply.
+    state: EvalState,
 }
 
 impl Default for Frame {
@@ -193,6 +196,7 @@ impl Default for Frame {
             mv: Move::NULL,
             piece: Piece::NONE,
             killers: [Move::NULL; 2],
+            state: EvalState::default(),
         }
     }
 }
@@ -280,6 +284,8 @@ impl<'a> Searcher<'a> {
         let root_len = pos.history().len();
         let mut checks = history_checks(&pos);
         checks.resize(root_len + MAX_PLY + 2, false);
+        let mut stack = vec![Frame::default(); MAX_PLY + 4];
+        stack[0].state = EvalState::new(&pos);
         Searcher {
             pos,
             shared,
@@ -298,7 +304,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             root_len,
             checks,
-            stack: vec![Frame::default(); MAX_PLY + 4],
+            stack,
             pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr: reductions(),
@@ -383,6 +389,11 @@ impl<'a> Searcher<'a> {
         self.stack[ply].mv = m;
         self.stack[ply].piece = self.pos.piece_at(m.from());
         self.pos.make_move(m);
+        let mut state = self.stack[ply].state;
+        if let Some(change) = self.pos.last_change() {
+            state.apply(&change);
+        }
+        self.stack[ply + 1].state = state;
         self.pos.in_check()
     }
 
@@ -470,7 +481,7 @@ impl<'a> Searcher<'a> {
                 TT_MOVE_SCORE
             } else if victim.is_some() {
                 let attacker = self.pos.piece_at(m.from()).kind().index();
-                let mvv_lva = VALUES[victim.kind().index()] * 16 - VALUES[attacker] / 8;
+                let mvv_lva = EXCHANGE_VALUES[victim.kind().index()] * 16 - EXCHANGE_VALUES[attacker] / 8;
                 if see_ge(&self.pos, m, 0) {
                     GOOD_CAPTURE + mvv_lva
                 } else {
@@ -525,7 +536,7 @@ impl<'a> Searcher<'a> {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { evaluate(&self.pos, &self.stack[ply].state) };
         }
         // Step 3. Mate distance pruning.
         let mut alpha = alpha.max(-(MATE - ply as i32));
@@ -556,7 +567,7 @@ impl<'a> Searcher<'a> {
         let eval = match entry {
             _ if in_check => -INFINITY,
             Some(e) => e.eval,
-            None => evaluate(&self.pos),
+            None => evaluate(&self.pos, &self.stack[ply].state),
         };
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
@@ -587,6 +598,7 @@ impl<'a> Searcher<'a> {
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].piece = Piece::NONE;
                 self.pos.make_null_move();
+                self.stack[ply + 1].state = self.stack[ply].state;
                 let score = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, false);
                 self.pos.unmake_move();
                 if self.stopped {
@@ -711,7 +723,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { evaluate(&self.pos, &self.stack[ply].state) };
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
@@ -740,7 +752,7 @@ impl<'a> Searcher<'a> {
             best = -INFINITY;
         } else {
             // Stand pat: the side to move may decline every capture.
-            eval = entry.map_or_else(|| evaluate(&self.pos), |e| e.eval);
+            eval = entry.map_or_else(|| evaluate(&self.pos, &self.stack[ply].state), |e| e.eval);
             best = eval;
             if best >= beta {
                 return best;
@@ -757,7 +769,7 @@ impl<'a> Searcher<'a> {
             let (m, order) = pick(&mut moves, &mut scores, i);
             if !in_check {
                 // Delta pruning: even winning the piece would not reach alpha.
-                let victim = VALUES[self.pos.piece_at(m.to()).kind().index()];
+                let victim = EXCHANGE_VALUES[self.pos.piece_at(m.to()).kind().index()];
                 if eval + victim + 150 <= alpha || order < 0 {
                     continue;
                 }
@@ -978,7 +990,7 @@ fn iterate(
                         s.pos.key(),
                         best,
                         score_to_tt(*score, 0),
-                        evaluate(&s.pos),
+                        evaluate(&s.pos, &s.stack[0].state),
                         depth,
                         Bound::Exact,
                     );

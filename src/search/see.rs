@@ -4,9 +4,9 @@
 //! rooks behind rooks, cannons gaining or losing their screen and horses
 //! whose leg clears are all seen. Pins are ignored.
 
-use crate::eval::VALUES;
-use crate::position::Position;
-use crate::types::{Move, PieceKind};
+use xiangqi::types::EXCHANGE_VALUES;
+use xiangqi::position::Position;
+use xiangqi::types::{Move, PieceKind};
 
 /// Capture order, least valuable first.
 const ORDER: [PieceKind; 7] = [
@@ -23,7 +23,7 @@ const ORDER: [PieceKind; 7] = [
 /// side to move.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let (from, to) = (m.from(), m.to());
-    let mut swap = VALUES[pos.piece_at(to).kind().index()] - threshold;
+    let mut swap = EXCHANGE_VALUES[pos.piece_at(to).kind().index()] - threshold;
     if swap < 0 {
         return false;
     }
@@ -32,7 +32,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         // A legal king capture cannot be answered.
         return true;
     }
-    swap = VALUES[mover.kind().index()] - swap;
+    swap = EXCHANGE_VALUES[mover.kind().index()] - swap;
     if swap <= 0 {
         return true;
     }
@@ -64,7 +64,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             }
             break;
         }
-        swap = VALUES[kind.index()] - swap;
+        swap = EXCHANGE_VALUES[kind.index()] - swap;
         if swap < res as i32 {
             break;
         }

@@ -9,7 +9,7 @@
 //! the same position, or else the shallowest and oldest.
 
 use super::{MATE_BOUND, MAX_PLY};
-use crate::types::Move;
+use xiangqi::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// What a stored score says about the true score.
@@ -268,7 +268,7 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::search::MATE;
-    use crate::types::Square;
+    use xiangqi::types::Square;
 
     fn mv(a: &str, b: &str) -> Move {
         Move::new(

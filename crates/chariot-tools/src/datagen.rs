@@ -8,10 +8,10 @@
 
 use crate::gamefile::{self, Ending, GameRecord, Outcome, RunId, UNSCORED};
 use anyhow::{bail, Context, Result};
-use chariot::rules::{self, MOVE_LIMIT_PLIES};
+use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::search::{self, mate_plies, Job, Limits, Shared, Tables};
-use chariot::types::Color;
-use chariot::Position;
+use chariot::xiangqi::types::Color;
+use chariot::xiangqi::Position;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -41,8 +41,8 @@
 //! truncated tail is reported; every good chunk is kept.
 
 use anyhow::{bail, Result};
-use chariot::types::{Color, Move, Piece, PieceKind, Square, SQUARES};
-use chariot::Position;
+use chariot::xiangqi::types::{Color, Move, Piece, PieceKind, Square, SQUARES};
+use chariot::xiangqi::Position;
 use std::fmt;
 
 /// The first bytes of every chunk.
@@ -95,8 +95,8 @@ impl Ending {
     }
 
     /// The ending for a verdict of the rules.
-    pub fn from_rules(t: chariot::rules::Termination) -> Ending {
-        use chariot::rules::Termination as T;
+    pub fn from_rules(t: chariot::xiangqi::rules::Termination) -> Ending {
+        use chariot::xiangqi::rules::Termination as T;
         match t {
             T::Checkmate => Ending::Checkmate,
             T::Stalemate => Ending::Stalemate,

@@ -5,3 +5,4 @@
 
 pub mod datagen;
 pub mod gamefile;
+pub mod tune;

@@ -2,7 +2,7 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{datagen, gamefile};
+use chariot_tools::{datagen, gamefile, tune};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +40,11 @@ enum Command {
         /// Output file (resumed if it exists). Default: under the user's cache directory.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Tunes the classical evaluation's weights (Texel method).
+    Tune {
+        #[command(subcommand)]
+        command: tune::cli::Command,
     },
     /// Checks a game-data file: chunks, games, positions, damage.
     Check { file: PathBuf },
@@ -120,6 +125,7 @@ fn run(cli: Cli) -> Result<()> {
             eprintln!("datagen: writing {}", cfg.out.display());
             datagen::generate(&cfg, &stop)
         }
+        Command::Tune { command } => tune::cli::run(command),
         Command::Check { file } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;

@@ -13,7 +13,7 @@ use super::pgn;
 use super::report::{self, Progress, Standing};
 use super::schedule::{self, Format, GameSpec};
 use super::stats::{Penta, SprtState, Wdl};
-use crate::types::Color;
+use xiangqi::types::Color;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::collections::HashMap;

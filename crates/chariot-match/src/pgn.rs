@@ -5,8 +5,8 @@
 //! (`{+0.35/12 0.51s}`, mates as `+M5`/`-M3`, opening moves as `{book}`).
 
 use super::game::GameRecord;
-use crate::types::Color;
-use crate::Position;
+use xiangqi::types::Color;
+use xiangqi::Position;
 use std::fmt::Write;
 
 /// The tags a game is written with besides the ones the record implies.
@@ -132,10 +132,10 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matchrunner::dialect::Score;
-    use crate::matchrunner::game::{EndKind, Fault, PlayedMove};
-    use crate::types::Move;
-    use crate::START_FEN;
+    use crate::dialect::Score;
+    use crate::game::{EndKind, Fault, PlayedMove};
+    use xiangqi::types::Move;
+    use xiangqi::START_FEN;
 
     fn played(
         s: &str,

@@ -99,7 +99,7 @@ pub struct Cli {
     pub handshake_timeout: f64,
 
     /// Plies without a capture that draw the game (120: the 60-move rule).
-    #[arg(long, value_name = "PLIES", default_value_t = crate::rules::MOVE_LIMIT_PLIES)]
+    #[arg(long, value_name = "PLIES", default_value_t = xiangqi::rules::MOVE_LIMIT_PLIES)]
     pub move_limit: u32,
 
     /// Full moves (book moves included) after which a game is adjudicated a

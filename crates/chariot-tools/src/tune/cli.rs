@@ -1,22 +1,13 @@
-//! `chariot tune gen …` and `chariot tune fit …`.
+//! `chariot-tools tune gen …` and `chariot-tools tune fit …`.
 
 use super::{datagen, fit};
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::Subcommand;
 use std::io::Write;
 
-#[derive(Parser)]
-#[command(
-    name = "chariot tune",
-    about = "Tune the evaluation on Chariot's own games"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// `chariot-tools tune …`.
 #[derive(Subcommand)]
-enum Command {
+pub enum Command {
     /// Play self-play games and write their quiet positions with results.
     Gen {
         /// Games to play.
@@ -50,19 +41,9 @@ enum Command {
     },
 }
 
-/// Runs `chariot tune` with the words after `tune`.
-pub fn run(args: &[String]) -> Result<()> {
-    let words = std::iter::once("chariot tune".to_string()).chain(args.iter().cloned());
-    let cli = match Cli::try_parse_from(words) {
-        Ok(cli) => cli,
-        // --help and --version are not errors.
-        Err(e) if !e.use_stderr() => {
-            print!("{e}");
-            return Ok(());
-        }
-        Err(e) => return Err(e.into()),
-    };
-    match cli.command {
+/// Runs a `tune` command.
+pub fn run(command: Command) -> Result<()> {
+    match command {
         Command::Gen {
             games,
             nodes,

@@ -4,7 +4,7 @@
 
 use super::game::{Fault, GameRecord};
 use super::stats::Wdl;
-use crate::types::Color;
+use xiangqi::types::Color;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
@@ -194,7 +194,7 @@ pub fn init_logging() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::matchrunner::game::EndKind;
+    use crate::game::EndKind;
 
     fn game(winner: Option<Color>, fault: Option<(Color, Fault)>) -> GameRecord {
         GameRecord {

@@ -1,16 +1,16 @@
 //! One game between two engine processes: getting them ready, the move loop
 //! with the clocks, and every way a game ends. The rules (mate, stalemate,
 //! repetition with perpetual check and chase, the move limit, insufficient
-//! material) are judged by `crate::rules`, the same code the search uses.
+//! material) are judged by `xiangqi::rules`, the same code the search uses.
 
 use super::adjudicate::{DrawOffers, DrawRule, ResignRule, ScoreAdjudicator, ScoreVerdict};
 use super::clock::{Clock, Deadlines, TimeControl};
 use super::dialect::{EngineLine, GoLimit, Info, PositionLine, Score};
 use super::engine::{Engine, EngineError, EngineSpec, Recv, SetOption};
 use super::openings::Opening;
-use crate::rules::{self, Termination};
-use crate::types::{Color, Move};
-use crate::Position;
+use xiangqi::rules::{self, Termination};
+use xiangqi::types::{Color, Move};
+use xiangqi::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 

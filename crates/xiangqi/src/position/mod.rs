@@ -10,7 +10,6 @@ use crate::attacks::{
     KING_STEPS, PAWN_ATTACKERS,
 };
 use crate::bitboard::Bitboard;
-use crate::eval::{psq, Score};
 use crate::types::{Color, Move, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
 use crate::zobrist::{piece_key, SIDE_KEY};
 use std::fmt;
@@ -30,6 +29,20 @@ pub struct Undo {
     pub fullmove: u32,
 }
 
+/// What one move changed on the board: the piece that moved, from where to
+/// where, and what it captured (`Piece::NONE` if nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveChange {
+    /// The piece that moved.
+    pub piece: Piece,
+    /// Where it stood.
+    pub from: Square,
+    /// Where it went.
+    pub to: Square,
+    /// The piece it captured, or `Piece::NONE`.
+    pub captured: Piece,
+}
+
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: [Piece; SQUARES],
@@ -46,8 +59,6 @@ pub struct Position {
     pub(crate) halfmove: u32,
     pub(crate) fullmove: u32,
     pub(crate) key: u64,
-    /// Material and piece-square sums by colour (see `eval::psq`).
-    pub(crate) psq: [Score; 2],
     pub(crate) history: Vec<Undo>,
 }
 
@@ -64,7 +75,6 @@ impl Position {
             halfmove: 0,
             fullmove: 1,
             key: 0,
-            psq: [Score::ZERO; 2],
             history: Vec::with_capacity(256),
         }
     }
@@ -132,16 +142,27 @@ impl Position {
         self.file_occ[file] as usize
     }
 
-    /// Material and piece-square sum of one side, kept incrementally.
-    #[inline(always)]
-    pub fn psq(&self, color: Color) -> Score {
-        self.psq[color.index()]
-    }
-
     /// The moves made since the position was set up, with what they captured and
     /// the keys before them (oldest first).
     pub fn history(&self) -> &[Undo] {
         &self.history
+    }
+
+    /// What the last move changed on the board, or `None` at the root and
+    /// after a null move. Evaluators that keep incremental state read this
+    /// after `make_move`.
+    #[inline]
+    pub fn last_change(&self) -> Option<MoveChange> {
+        let u = self.history.last()?;
+        if u.mv.is_null() {
+            return None;
+        }
+        Some(MoveChange {
+            piece: self.board[u.mv.to().index()],
+            from: u.mv.from(),
+            to: u.mv.to(),
+            captured: u.captured,
+        })
     }
 
     /// Forgets the undo history: the current position becomes the root.
@@ -160,7 +181,6 @@ impl Position {
         self.occupied.set(sq);
         self.file_occ[sq.file()] |= 1 << sq.rank();
         self.key ^= piece_key(piece, sq);
-        self.psq[c] += psq(piece, sq);
     }
 
     #[inline(always)]
@@ -173,7 +193,6 @@ impl Position {
         self.occupied.clear(sq);
         self.file_occ[sq.file()] &= !(1 << sq.rank());
         self.key ^= piece_key(piece, sq);
-        self.psq[c] -= psq(piece, sq);
         piece
     }
 
@@ -391,11 +410,6 @@ impl Position {
         }
         if self.compute_key() != self.key {
             return Err("incremental key differs from the recomputed key".into());
-        }
-        for c in Color::ALL {
-            if crate::eval::psq_from_scratch(self, c) != self.psq(c) {
-                return Err(format!("{c:?} material and piece-square sum is stale"));
-            }
         }
         Ok(())
     }

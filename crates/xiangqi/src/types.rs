@@ -46,6 +46,12 @@ impl fmt::Display for Color {
     }
 }
 
+/// Exchange values of each kind by `PieceKind::index` (the king has none):
+/// fixed, not tuned. The chase rule compares them ("worth more than the
+/// attacker"), and engines may use them for exchange evaluation (SEE) and
+/// move ordering.
+pub const EXCHANGE_VALUES: [i32; 7] = [0, 40, 40, 100, 200, 100, 20];
+
 /// The seven kinds of pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PieceKind {
@@ -369,8 +375,9 @@ impl fmt::Debug for Move {
     }
 }
 
-/// Shortens arbitrary input for an error message (lines may be megabytes long).
-pub(crate) fn truncate(s: &str) -> String {
+/// Shortens arbitrary input for an error message (lines may be megabytes
+/// long): at most 40 characters, with an ellipsis when cut.
+pub fn truncate(s: &str) -> String {
     const MAX: usize = 40;
     let mut out: String = s.chars().take(MAX).collect();
     if s.chars().nth(MAX).is_some() {

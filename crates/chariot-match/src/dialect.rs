@@ -6,7 +6,7 @@
 //! Everything here is pure text in, text out: the engine process module
 //! owns the pipes.
 
-use crate::types::{Move, Square, FILES, RANKS};
+use xiangqi::types::{Move, Square, FILES, RANKS};
 use std::fmt;
 
 /// The protocol an engine speaks.

@@ -1,8 +1,8 @@
 //! Perft from the data file tests/perft.txt (numbers cross-checked against
 //! fairy-stockfish and pyffish by scripts/crosscheck_perft.py).
 
-use chariot::perft::perft;
-use chariot::{GenType, MoveList, Position};
+use xiangqi::perft::perft;
+use xiangqi::{GenType, MoveList, Position};
 
 struct Row {
     line: usize,
@@ -158,7 +158,7 @@ fn perft_is_colour_and_mirror_symmetric() {
 
 #[test]
 fn rows_without_moves_end_the_game_as_named() {
-    use chariot::NoMoves;
+    use xiangqi::NoMoves;
     let mut seen = 0;
     for r in rows() {
         let pos = Position::from_fen(&r.fen).expect("valid FEN");

@@ -1,9 +1,9 @@
-//! Ending games other than by the rules (which `crate::rules` judges): score
+//! Ending games other than by the rules (which `xiangqi::rules` judges): score
 //! based resignation and draws as cutechess and fastchess adjudicate them, and
 //! the draw-offer policy.
 
 use super::dialect::Score;
-use crate::types::Color;
+use xiangqi::types::Color;
 
 /// Resign adjudication: a side whose own score has been at or below `-score`
 /// centipawns for `movecount` of its consecutive moves loses. With

@@ -34,7 +34,7 @@ use std::ffi::OsString;
 /// status: 0 when the match ran to its end (or the SPRT decided), 2 for bad
 /// arguments or a match that cannot start, 130 when interrupted.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {
-    let argv = std::iter::once(OsString::from("chariot match")).chain(args);
+    let argv = std::iter::once(OsString::from("chariot-match")).chain(args);
     let cli = match cli::Cli::parse_args(argv) {
         Ok(cli) => cli,
         Err(e) => {

@@ -1,11 +1,14 @@
-//! `chariot match` end to end: real games between Chariot processes (UCCI and
-//! UCI), against Debian's fairy-stockfish when it is installed, and against
+//! `chariot-match` end to end: real games between Chariot engine processes
+//! (UCCI and UCI), against Debian's fairy-stockfish when it is installed, and against
 //! small shell-script engines that crash, hang, play illegal moves or never
-//! finish their handshake. Every game in every PGN is replayed with
-//! Chariot's rules code: the moves must be legal and the result must follow.
+//! finish their handshake. Every game in every PGN is replayed with the
+//! rules core: the moves must be legal and the result must follow.
+//!
+//! The engine is the workspace's `chariot` binary of the same profile
+//! (`cargo test --workspace` builds it), or the one `CHARIOT_ENGINE` names.
 
-use chariot::rules;
-use chariot::{Color, Move, Position};
+use xiangqi::rules;
+use xiangqi::{Color, Move, Position};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -25,8 +28,30 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn chariot() -> &'static str {
-    env!("CARGO_BIN_EXE_chariot")
+/// The runner under test.
+fn runner() -> &'static str {
+    env!("CARGO_BIN_EXE_chariot-match")
+}
+
+/// The engine that plays: `CHARIOT_ENGINE`, or the workspace's `chariot`
+/// binary next to this test's profile directory.
+fn chariot() -> String {
+    if let Some(path) = std::env::var_os("CHARIOT_ENGINE") {
+        return path.to_string_lossy().into_owned();
+    }
+    let exe = std::env::current_exe().expect("the test's own path");
+    // target/<profile>/deps/match-… → target/<profile>/chariot
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join("chariot"))
+        .expect("a profile directory");
+    assert!(
+        path.exists(),
+        "no engine at {}: run `cargo build --workspace` (same profile) or set CHARIOT_ENGINE",
+        path.display()
+    );
+    path.to_string_lossy().into_owned()
 }
 
 /// A fresh scratch directory for one test.
@@ -93,8 +118,7 @@ struct Run {
 fn run_match(dir: &Path, args: &[&str]) -> Run {
     let pgn_path = dir.join("match.pgn");
     let t0 = Instant::now();
-    let mut child = Command::new(chariot())
-        .arg("match")
+    let mut child = Command::new(runner())
         .args(args)
         .arg("--pgn")
         .arg(&pgn_path)
@@ -121,7 +145,7 @@ fn run_match(dir: &Path, args: &[&str]) -> Run {
         }
         if t0.elapsed() > RUN_LIMIT {
             child.kill().unwrap();
-            panic!("chariot match {args:?} ran over {RUN_LIMIT:?}");
+            panic!("chariot-match {args:?} ran over {RUN_LIMIT:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -133,7 +157,7 @@ fn run_match(dir: &Path, args: &[&str]) -> Run {
         seconds: t0.elapsed().as_secs_f64(),
     };
     eprintln!(
-        "--- chariot match {} ({:.1} s, exit {})\n{}{}",
+        "--- chariot-match {} ({:.1} s, exit {})\n{}{}",
         args.join(" "),
         run.seconds,
         run.code,
@@ -846,9 +870,9 @@ fn ctrl_c_keeps_finished_games_and_stops_the_engines() {
     }
     let engine = format!("cmd={}", wrapper.display());
     let pgn = dir.join("match.pgn");
-    let mut child = Command::new(chariot())
+    let mut child = Command::new(runner())
         .args([
-            "match", "-e", &engine, "-e", &engine, "--tc", "0.5+0.01", "--games", "200", "-j", "2",
+            "-e", &engine, "-e", &engine, "--tc", "0.5+0.01", "--games", "200", "-j", "2",
             "--pgn",
         ])
         .arg(&pgn)

@@ -4,13 +4,13 @@
 //! skipped. Every opening is checked: a valid FEN, legal moves, and a position
 //! where the side to move still has a move.
 
-use crate::rules;
-use crate::types::Move;
-use crate::{Position, START_FEN};
+use xiangqi::rules;
+use xiangqi::types::Move;
+use xiangqi::{Position, START_FEN};
 use std::path::Path;
 
 /// The bundled suite of balanced openings, used when no file is given.
-pub const DEFAULT_SUITE: &str = include_str!("../../openings/balanced.txt");
+pub const DEFAULT_SUITE: &str = include_str!("../openings/balanced.txt");
 /// The name the bundled suite goes by in messages.
 pub const DEFAULT_SUITE_NAME: &str = "openings/balanced.txt (built in)";
 

@@ -3,13 +3,12 @@
 //! insufficient material; and `adjudicate`, the verdict on a game position.
 //!
 //! Both the search and the match runner use this module, so there is one
-//! reading of the rules in the program. See ../shared/RULES.md.
+//! reading of the rules in the program. See docs/RULES.md.
 
 use crate::bitboard::Bitboard;
-use crate::eval::VALUES;
 use crate::movegen::NoMoves;
 use crate::position::Position;
-use crate::types::{Color, Move, PieceKind};
+use crate::types::{Color, Move, PieceKind, EXCHANGE_VALUES};
 use std::fmt;
 
 /// Plies without a capture after which the game is drawn (60 moves, the
@@ -222,7 +221,7 @@ pub fn chases(pos: &mut Position, m: Move) -> Bitboard {
             if is_chase(
                 pos,
                 Move::new(a, t),
-                VALUES[kind.index()] > VALUES[attacker.index()],
+                EXCHANGE_VALUES[kind.index()] > EXCHANGE_VALUES[attacker.index()],
             ) {
                 chased.set(t);
                 break;

@@ -14,7 +14,7 @@
 //!
 //! Usage: cargo run --release --example mate_check [-- <node budget per line>]
 
-use chariot::{Move, Position};
+use xiangqi::{Move, Position};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
