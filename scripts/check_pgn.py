@@ -2,7 +2,7 @@
 """Cross-check a `chariot match` PGN with an independent rules implementation.
 
 Every game is replayed with PyPI's pyffish (Fairy-Stockfish's rules, ranks
-converted from 0-9 to 1-10, the 60-move rule as in RULES.md): each move must
+converted from 0-9 to 1-10, the 60-move rule as in docs/RULES.md): each move must
 be legal, and a game the runner ended by the rules (mate, stalemate, perpetual
 check or chase, repetition, move limit) must end where pyffish also sees the
 game over, with the same result. Games ended otherwise (resignation, time,

@@ -49,7 +49,7 @@ from oracle import from_pf
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-VARIANT = "xiangqi60"  # pyffish's xiangqi with the 60-move rule of RULES.md
+VARIANT = "xiangqi60"  # pyffish's xiangqi with the 60-move rule of docs/RULES.md
 MOVE_RE = re.compile(r"^[a-i][0-9][a-i][0-9]$")
 
 

@@ -4,10 +4,10 @@
 //! search and evaluation alone; every commit that changes them states the
 //! new count as `Bench: N`.
 
-use xiangqi::position::Position;
 use crate::search::{self, Job, Limits, Shared, Tables};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use xiangqi::position::Position;
 
 /// Depth of `bench` when none is given.
 pub const DEFAULT_DEPTH: u32 = 11;

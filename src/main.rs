@@ -1,21 +1,50 @@
 //! The `chariot` binary: with no arguments it serves a GUI over stdin/stdout
-//! (UCCI or UCI); with arguments it runs one command (`chariot perft 5`) and
-//! exits.
+//! (UCCI or UCI); with a command (`chariot perft 5`) it runs it and exits.
 
-use anyhow::{bail, Context, Result};
-use xiangqi::perft::PerftReport;
-use xiangqi::Position;
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-
-const USAGE: &str = "usage: chariot                      serve UCCI/UCI on stdin/stdout\n       \
-                     chariot perft <depth> [<fen>]   count legal move paths\n       \
-                     chariot bench [<depth>]         the fixed benchmark search (signature)";
+use xiangqi::perft::PerftReport;
+use xiangqi::Position;
 
 /// Deepest perft accepted (perft 9 from the start already takes hours).
 const MAX_PERFT_DEPTH: u32 = 20;
 /// Deepest bench accepted.
 const MAX_BENCH_DEPTH: u32 = 30;
+
+/// A xiangqi (Chinese chess) engine for UCCI and UCI GUIs.
+///
+/// With no command, Chariot serves a GUI on stdin/stdout: send `ucci` or
+/// `uci` first. Diagnostics go to stderr (`RUST_LOG=debug chariot`).
+#[derive(Parser)]
+#[command(name = "chariot", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Counts the legal move paths of a given length from a position.
+    Perft {
+        /// Plies to count.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
+        depth: u32,
+        /// The position: a FEN (quoted or as separate words), `startpos`, or
+        /// nothing for the start position.
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true)]
+        position: Vec<String>,
+    },
+    /// Runs the fixed benchmark search; its node count is the search's
+    /// signature (the `Bench:` line of commits).
+    Bench {
+        /// Search depth for each bench position.
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH as i64),
+              default_value_t = chariot::bench::DEFAULT_DEPTH)]
+        depth: u32,
+    },
+}
 
 fn init_logging() {
     let mut builder = env_logger::Builder::new();
@@ -34,17 +63,12 @@ fn init_logging() {
 }
 
 fn main() {
+    let cli = Cli::parse();
     init_logging();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
+    let result = match cli.command {
         None => std::process::exit(chariot::protocol::run()),
-        Some("perft") => cmd_perft(&args[1..]),
-        Some("bench") => cmd_bench(&args[1..]),
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        Some(other) => Err(anyhow::anyhow!("unknown command '{other}'\n{USAGE}")),
+        Some(Command::Perft { depth, position }) => cmd_perft(depth, &position),
+        Some(Command::Bench { depth }) => cmd_bench(depth),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
@@ -52,8 +76,8 @@ fn main() {
     }
 }
 
-/// Parses the position given as the remaining words (one quoted FEN, the FEN's
-/// words, `startpos`, or nothing for the start position).
+/// Parses the position given as words (one quoted FEN, the FEN's words,
+/// `startpos`, or nothing for the start position).
 fn position_from_words(words: &[String]) -> Result<Position> {
     let text = words.join(" ");
     let text = text.trim();
@@ -66,44 +90,23 @@ fn position_from_words(words: &[String]) -> Result<Position> {
 
 /// `chariot bench [<depth>]`: searches the bench positions and prints the
 /// node count and speed.
-fn cmd_bench(args: &[String]) -> Result<()> {
-    let depth = match args {
-        [] => chariot::bench::DEFAULT_DEPTH,
-        [d] => d
-            .parse::<u32>()
-            .ok()
-            .filter(|d| (1..=MAX_BENCH_DEPTH).contains(d))
-            .with_context(|| {
-                format!("bench depth '{d}' must be a whole number from 1 to {MAX_BENCH_DEPTH}")
-            })?,
-        _ => bail!("{USAGE}"),
-    };
+fn cmd_bench(depth: u32) -> Result<()> {
     let report = chariot::bench::run(depth, &chariot::search::Shared::default());
-    let mut out = std::io::stdout().lock();
-    for line in report.lines() {
-        writeln!(out, "{line}")?;
-    }
-    out.flush()?;
-    Ok(())
+    print_lines(&report.lines())
 }
 
 /// `chariot perft <depth> [<fen>]`: one line per root move, then the total,
 /// the time and the speed.
-fn cmd_perft(args: &[String]) -> Result<()> {
-    let Some(depth) = args.first() else {
-        bail!("{USAGE}");
-    };
-    let depth: u32 = depth
-        .parse()
-        .with_context(|| format!("perft depth '{depth}' is not a non-negative whole number"))?;
-    if depth > MAX_PERFT_DEPTH {
-        bail!("perft depth {depth} is absurd: at most {MAX_PERFT_DEPTH}");
-    }
-    let mut pos = position_from_words(&args[1..])?;
+fn cmd_perft(depth: u32, words: &[String]) -> Result<()> {
+    let mut pos = position_from_words(words)?;
     let report = PerftReport::run(&mut pos, depth, &AtomicBool::new(false));
+    print_lines(&report.lines())
+}
+
+fn print_lines(lines: &[impl AsRef<str>]) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    for line in report.lines() {
-        writeln!(out, "{line}")?;
+    for line in lines {
+        writeln!(out, "{}", line.as_ref())?;
     }
     out.flush()?;
     Ok(())

@@ -42,7 +42,11 @@ fn for_each_playout_position(seed: u64, mut check: impl FnMut(&Position, &EvalSt
 fn evaluation_is_symmetric_under_colour_flip_and_mirror() {
     for_each_playout_position(11, |pos, state| {
         let v = evaluate(pos, state);
-        assert_eq!(v, evaluate_fresh(&pos.color_flipped()), "{pos:?} colour-flipped");
+        assert_eq!(
+            v,
+            evaluate_fresh(&pos.color_flipped()),
+            "{pos:?} colour-flipped"
+        );
         assert_eq!(v, evaluate_fresh(&pos.file_mirrored()), "{pos:?} mirrored");
     });
 }

@@ -3,12 +3,12 @@
 //! position it answers. Timeouts are generous (the machine is shared): the
 //! stop latency itself is measured by scripts/stop_latency.py, not here.
 
-use xiangqi::{Move, Position};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use xiangqi::{Move, Position};
 
 const WAIT: Duration = Duration::from_secs(20);
 

@@ -11,8 +11,8 @@
 mod common;
 
 use chariot::search::{mate_plies, Limits, MATE_BOUND, MAX_PLY, RULE_WIN};
-use xiangqi::Position;
 use std::time::Instant;
+use xiangqi::Position;
 
 /// Node budget of each search.
 const NODES: u64 = 2_000_000;

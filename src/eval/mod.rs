@@ -23,6 +23,9 @@
 pub mod layout;
 pub mod params;
 
+use layout as at;
+use params::WEIGHTS;
+use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
 use xiangqi::attacks::{
     blocked_mask, line_attacks, on_own_side, ADVISOR_STEPS, DIAG_NEIGHBOURS, ELEPHANT_TARGETS,
     HORSE_TARGETS, KING_STEPS, ORTHO_NEIGHBOURS, PAWN_STEPS,
@@ -30,10 +33,6 @@ use xiangqi::attacks::{
 use xiangqi::bitboard::Bitboard;
 use xiangqi::position::{MoveChange, Position};
 use xiangqi::types::{Color, Piece, PieceKind, Square, FILES, RANKS, SQUARES};
-use layout as at;
-use params::WEIGHTS;
-use std::ops::{Add, AddAssign, Neg, Sub, SubAssign};
-
 
 /// A middlegame and an endgame value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

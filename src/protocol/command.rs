@@ -1,8 +1,8 @@
 //! Parsing of protocol lines into commands. Pure: no I/O, no engine state.
 //! Both dialects' spellings are accepted in both dialects.
 
-use xiangqi::types::truncate;
 use std::fmt;
+use xiangqi::types::truncate;
 
 /// Which protocol the GUI speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,13 +17,10 @@ mod reader;
 
 use crate::bench::{self, BenchReport};
 use crate::eval::evaluate_fresh;
-use xiangqi::perft::PerftReport;
-use xiangqi::position::Position;
 use crate::search::tt::Bound;
 use crate::search::{
     self, mate_plies, Clock, Info, Job, Limits, Outcome, Shared, Tables, MATE, MAX_DEPTH,
 };
-use xiangqi::types::{Color, Move};
 use command::{Base, Command, Dialect, GoParams, ParseError, PositionSpec};
 use options::{Effect, Options};
 use std::collections::VecDeque;
@@ -33,6 +30,9 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
+use xiangqi::perft::PerftReport;
+use xiangqi::position::Position;
+use xiangqi::types::{Color, Move};
 
 /// What the controller reacts to.
 pub enum Event {

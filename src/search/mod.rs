@@ -15,17 +15,17 @@ pub use see::see_ge;
 pub use tt::TranspositionTable;
 
 use crate::eval::{evaluate, EvalState};
-use xiangqi::types::EXCHANGE_VALUES;
-use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
-use xiangqi::position::Position;
-use xiangqi::rules::{self, CycleVerdict, MOVE_LIMIT_PLIES};
-use xiangqi::types::{Move, Piece, PieceKind, SQUARES};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 use tt::{score_from_tt, score_to_tt, Bound};
+use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
+use xiangqi::position::Position;
+use xiangqi::rules::{self, CycleVerdict, MOVE_LIMIT_PLIES};
+use xiangqi::types::EXCHANGE_VALUES;
+use xiangqi::types::{Move, Piece, PieceKind, SQUARES};
 
 /// Score of being mated at the root; mated in `n` plies scores `-(MATE - n)`.
 pub const MATE: i32 = 10_000;
@@ -481,7 +481,8 @@ impl<'a> Searcher<'a> {
                 TT_MOVE_SCORE
             } else if victim.is_some() {
                 let attacker = self.pos.piece_at(m.from()).kind().index();
-                let mvv_lva = EXCHANGE_VALUES[victim.kind().index()] * 16 - EXCHANGE_VALUES[attacker] / 8;
+                let mvv_lva =
+                    EXCHANGE_VALUES[victim.kind().index()] * 16 - EXCHANGE_VALUES[attacker] / 8;
                 if see_ge(&self.pos, m, 0) {
                     GOOD_CAPTURE + mvv_lva
                 } else {
@@ -536,7 +537,11 @@ impl<'a> Searcher<'a> {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos, &self.stack[ply].state) };
+            return if in_check {
+                0
+            } else {
+                evaluate(&self.pos, &self.stack[ply].state)
+            };
         }
         // Step 3. Mate distance pruning.
         let mut alpha = alpha.max(-(MATE - ply as i32));
@@ -723,7 +728,11 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos, &self.stack[ply].state) };
+            return if in_check {
+                0
+            } else {
+                evaluate(&self.pos, &self.stack[ply].state)
+            };
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();

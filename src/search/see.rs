@@ -4,8 +4,8 @@
 //! rooks behind rooks, cannons gaining or losing their screen and horses
 //! whose leg clears are all seen. Pins are ignored.
 
-use xiangqi::types::EXCHANGE_VALUES;
 use xiangqi::position::Position;
+use xiangqi::types::EXCHANGE_VALUES;
 use xiangqi::types::{Move, PieceKind};
 
 /// Capture order, least valuable first.

@@ -9,8 +9,8 @@
 //! the same position, or else the shallowest and oldest.
 
 use super::{MATE_BOUND, MAX_PLY};
-use xiangqi::types::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use xiangqi::types::Move;
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 //! Everything here is pure text in, text out: the engine process module
 //! owns the pipes.
 
-use xiangqi::types::{Move, Square, FILES, RANKS};
 use std::fmt;
+use xiangqi::types::{Move, Square, FILES, RANKS};
 
 /// The protocol an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

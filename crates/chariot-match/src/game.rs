@@ -8,11 +8,11 @@ use super::clock::{Clock, Deadlines, TimeControl};
 use super::dialect::{EngineLine, GoLimit, Info, PositionLine, Score};
 use super::engine::{Engine, EngineError, EngineSpec, Recv, SetOption};
 use super::openings::Opening;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 use xiangqi::rules::{self, Termination};
 use xiangqi::types::{Color, Move};
 use xiangqi::Position;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// A participant: how to start its engine, and the options to give it.
 #[derive(Clone, Debug)]

@@ -4,10 +4,10 @@
 //! skipped. Every opening is checked: a valid FEN, legal moves, and a position
 //! where the side to move still has a move.
 
+use std::path::Path;
 use xiangqi::rules;
 use xiangqi::types::Move;
 use xiangqi::{Position, START_FEN};
-use std::path::Path;
 
 /// The bundled suite of balanced openings, used when no file is given.
 pub const DEFAULT_SUITE: &str = include_str!("../openings/balanced.txt");

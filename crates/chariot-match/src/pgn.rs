@@ -5,9 +5,9 @@
 //! (`{+0.35/12 0.51s}`, mates as `+M5`/`-M3`, opening moves as `{book}`).
 
 use super::game::GameRecord;
+use std::fmt::Write;
 use xiangqi::types::Color;
 use xiangqi::Position;
-use std::fmt::Write;
 
 /// The tags a game is written with besides the ones the record implies.
 #[derive(Clone, Debug)]

@@ -4,10 +4,10 @@
 
 use super::game::{Fault, GameRecord};
 use super::stats::Wdl;
-use xiangqi::types::Color;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
+use xiangqi::types::Color;
 
 /// One engine's results over all its games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -13,7 +13,6 @@ use super::pgn;
 use super::report::{self, Progress, Standing};
 use super::schedule::{self, Format, GameSpec};
 use super::stats::{Penta, SprtState, Wdl};
-use xiangqi::types::Color;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -22,6 +21,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+use xiangqi::types::Color;
 
 /// Ctrl-C presses seen by this process.
 static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);

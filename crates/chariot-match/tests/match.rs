@@ -7,12 +7,12 @@
 //! The engine is the workspace's `chariot` binary of the same profile
 //! (`cargo test --workspace` builds it), or the one `CHARIOT_ENGINE` names.
 
-use xiangqi::rules;
-use xiangqi::{Color, Move, Position};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use xiangqi::rules;
+use xiangqi::{Color, Move, Position};
 
 const FSF: &str = "/usr/games/fairy-stockfish";
 /// No test run may take longer than this (a hung runner fails, not hangs).
@@ -872,8 +872,7 @@ fn ctrl_c_keeps_finished_games_and_stops_the_engines() {
     let pgn = dir.join("match.pgn");
     let mut child = Command::new(runner())
         .args([
-            "-e", &engine, "-e", &engine, "--tc", "0.5+0.01", "--games", "200", "-j", "2",
-            "--pgn",
+            "-e", &engine, "-e", &engine, "--tc", "0.5+0.01", "--games", "200", "-j", "2", "--pgn",
         ])
         .arg(&pgn)
         .stdin(Stdio::null())

@@ -8,8 +8,8 @@
 
 use crate::gamefile::{self, Ending, GameRecord, Outcome, RunId, UNSCORED};
 use anyhow::{bail, Context, Result};
-use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::search::{self, mate_plies, Job, Limits, Shared, Tables};
+use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::xiangqi::types::Color;
 use chariot::xiangqi::Position;
 use indicatif::{ProgressBar, ProgressStyle};

@@ -14,9 +14,9 @@
 //!
 //! Usage: cargo run --release --example mate_check [-- <node budget per line>]
 
-use xiangqi::{Move, Position};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
+use xiangqi::{Move, Position};
 
 /// Default node budget per line.
 const DEFAULT_BUDGET: u64 = 200_000_000;

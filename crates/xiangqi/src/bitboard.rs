@@ -4,6 +4,10 @@
 use crate::types::{Square, FILES, RANKS, SQUARES};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of board squares: bit `rank * 9 + file` of the `u128` is set when
+/// that square is in the set (rank 0 is Red's back rank, file 0 is `a`).
+/// Only the low 90 bits are ever set. As an iterator it yields its squares
+/// from the lowest index up, removing each as it goes.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 
@@ -11,44 +15,54 @@ pub struct Bitboard(pub u128);
 pub const BOARD_MASK: u128 = (1u128 << SQUARES) - 1;
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 90 squares.
     pub const FULL: Bitboard = Bitboard(BOARD_MASK);
 
+    /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1u128 << sq.index())
     }
 
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         (self.0 >> sq.index()) & 1 != 0
     }
 
+    /// Whether the set holds no square.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set holds at least one square.
     #[inline(always)]
     pub const fn any(self) -> bool {
         self.0 != 0
     }
 
+    /// The number of squares in the set (a popcount).
     #[inline(always)]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Adds `sq` to the set.
     #[inline(always)]
     pub fn set(&mut self, sq: Square) {
         self.0 |= 1u128 << sq.index();
     }
 
+    /// Removes `sq` from the set.
     #[inline(always)]
     pub fn clear(&mut self, sq: Square) {
         self.0 &= !(1u128 << sq.index());
     }
 
+    /// Adds `sq` if it is absent, removes it if present.
     #[inline(always)]
     pub fn toggle(&mut self, sq: Square) {
         self.0 ^= 1u128 << sq.index();

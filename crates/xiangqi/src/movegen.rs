@@ -34,6 +34,7 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// An empty list with room for `MAX_MOVES` moves.
     pub fn new() -> MoveList {
         MoveList {
             moves: [Move::NULL; MAX_MOVES],
@@ -49,6 +50,7 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Empties the list for reuse.
     pub fn clear(&mut self) {
         self.len = 0;
     }
@@ -82,6 +84,7 @@ impl fmt::Debug for MoveList {
 /// Which moves to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GenType {
+    /// Captures and quiet moves together.
     All,
     /// Moves onto an enemy piece.
     Captures,
@@ -92,7 +95,10 @@ pub enum GenType {
 /// How a game ends when the side to move has no legal move: it loses either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoMoves {
+    /// The side to move is in check.
     Checkmate,
+    /// The side to move is not in check. Unlike in chess, this is a loss,
+    /// not a draw.
     Stalemate,
 }
 
@@ -111,15 +117,34 @@ pub enum IllegalMove {
     /// The text is not an ICCS move.
     Text(MoveTextError),
     /// No piece stands on the origin.
-    NoPiece { mv: Move },
+    NoPiece {
+        /// The refused move.
+        mv: Move,
+    },
     /// The piece on the origin belongs to the side not to move.
-    NotYourPiece { mv: Move, piece: Piece },
+    NotYourPiece {
+        /// The refused move.
+        mv: Move,
+        /// The opponent's piece on the origin.
+        piece: Piece,
+    },
     /// The destination holds a piece of the mover's own side.
-    OwnPiece { mv: Move },
+    OwnPiece {
+        /// The refused move.
+        mv: Move,
+    },
     /// The piece does not move that way (or is blocked).
-    Unreachable { mv: Move, piece: Piece },
+    Unreachable {
+        /// The refused move.
+        mv: Move,
+        /// The piece on the origin.
+        piece: Piece,
+    },
     /// The move leaves the mover's own king attacked or the kings facing.
-    ExposesKing { mv: Move },
+    ExposesKing {
+        /// The refused move.
+        mv: Move,
+    },
 }
 
 impl fmt::Display for IllegalMove {

@@ -32,7 +32,9 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
 pub struct PerftReport {
     /// Leaves under each root move, sorted by move text.
     pub divide: Vec<(Move, u64)>,
+    /// Leaf nodes summed over the root moves counted (1 at depth 0).
     pub total: u64,
+    /// Wall-clock time the run took.
     pub elapsed: std::time::Duration,
     /// Whether `stop` cut the run short (the total is then partial).
     pub stopped: bool,

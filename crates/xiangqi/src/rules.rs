@@ -22,12 +22,25 @@ pub const GAME_REPETITIONS: usize = 3;
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {
+    /// The side to move is in check and has no legal move; it loses.
     Checkmate,
+    /// The side to move has no legal move but is not in check; in xiangqi
+    /// it loses all the same.
     Stalemate,
+    /// A position repeated while one side alone gave check with every move
+    /// of the cycle; that side loses.
     PerpetualCheck,
+    /// A position repeated while one side alone chased a piece with every
+    /// move of the cycle (see [`chases`]); that side loses.
     PerpetualChase,
+    /// A position occurred [`GAME_REPETITIONS`] times with no side alone
+    /// checking or chasing throughout: a draw.
     Repetition,
+    /// The half-move clock reached the limit given to [`adjudicate`]
+    /// (normally [`MOVE_LIMIT_PLIES`]): a draw.
     MoveLimit,
+    /// Neither side has the material to mate (see
+    /// [`insufficient_material`]): a draw.
     InsufficientMaterial,
 }
 
@@ -48,13 +61,16 @@ impl fmt::Display for Termination {
 /// The end of a game: who won (`None` for a draw) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verdict {
+    /// The side that won, or `None` for a draw.
     pub winner: Option<Color>,
+    /// How the game ended.
     pub reason: Termination,
 }
 
 /// How a repetition cycle is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CycleVerdict {
+    /// No side alone checked, or chased, throughout the cycle.
     Draw,
     /// This side checked (or chased) throughout the cycle and loses.
     Loses(Color, Termination),

@@ -15,11 +15,14 @@ pub const SQUARES: usize = FILES * RANKS;
 /// The side to move. Red moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
+    /// Red: moves first, starts on ranks 0–4, upper-case letters in FEN.
     Red = 0,
+    /// Black: starts on ranks 5–9, lower-case letters in FEN.
     Black = 1,
 }
 
 impl Color {
+    /// Both colours in index order, Red first.
     pub const ALL: [Color; 2] = [Color::Red, Color::Black];
 
     /// The other colour.
@@ -31,6 +34,7 @@ impl Color {
         }
     }
 
+    /// 0 for Red, 1 for Black: the index into per-colour tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -55,16 +59,28 @@ pub const EXCHANGE_VALUES: [i32; 7] = [0, 40, 40, 100, 200, 100, 20];
 /// The seven kinds of pieces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PieceKind {
+    /// The general: one step orthogonally, never leaving its palace, and
+    /// never facing the other king on an open file.
     King = 0,
+    /// One step diagonally, never leaving its palace.
     Advisor = 1,
+    /// Two steps diagonally unless the "eye" square between is occupied;
+    /// never crosses the river.
     Elephant = 2,
+    /// One step orthogonally then one diagonally outwards, unless the "leg"
+    /// square next to it in that direction is occupied.
     Horse = 3,
+    /// The chariot: any distance along a rank or file.
     Rook = 4,
+    /// Moves like a rook but captures by jumping exactly one piece (the
+    /// screen) on the line.
     Cannon = 5,
+    /// One step forward; once across the river, also one step sideways.
     Pawn = 6,
 }
 
 impl PieceKind {
+    /// The seven kinds in index order, king first, pawn last.
     pub const ALL: [PieceKind; 7] = [
         PieceKind::King,
         PieceKind::Advisor,
@@ -75,6 +91,8 @@ impl PieceKind {
         PieceKind::Pawn,
     ];
 
+    /// 0 (king) to 6 (pawn): the index into per-kind tables such as
+    /// [`EXCHANGE_VALUES`].
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -116,6 +134,7 @@ impl PieceKind {
         })
     }
 
+    /// Lower-case English name (`"horse"`), as error messages print it.
     pub const fn name(self) -> &'static str {
         match self {
             PieceKind::King => "king",
@@ -136,18 +155,22 @@ impl PieceKind {
 pub struct Piece(u8);
 
 impl Piece {
+    /// No piece: an empty square (encoding 0).
     pub const NONE: Piece = Piece(0);
 
+    /// The piece of `color` and `kind`.
     #[inline(always)]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece(((color as u8) << 3) | (kind as u8 + 1))
     }
 
+    /// Whether this is `Piece::NONE` (an empty square).
     #[inline(always)]
     pub const fn is_none(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether this is a real piece.
     #[inline(always)]
     pub const fn is_some(self) -> bool {
         self.0 != 0
@@ -236,16 +259,20 @@ impl Square {
         Square(i as u8)
     }
 
+    /// The index `rank * 9 + file`, 0..90: the bit in a bitboard and the
+    /// index into per-square tables.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The file, 0 (`a`) to 8 (`i`), left to right as Red sees the board.
     #[inline(always)]
     pub const fn file(self) -> usize {
         self.0 as usize % FILES
     }
 
+    /// The rank, 0 (Red's back rank) to 9 (Black's back rank).
     #[inline(always)]
     pub const fn rank(self) -> usize {
         self.0 as usize / FILES
@@ -306,23 +333,28 @@ impl fmt::Debug for Square {
 pub struct Move(u16);
 
 impl Move {
+    /// The null move, a1a1 (raw 0): "no move", or a pass by the side to move.
     pub const NULL: Move = Move(0);
 
+    /// The move from `from` to `to`; nothing about legality is checked.
     #[inline(always)]
     pub const fn new(from: Square, to: Square) -> Move {
         Move(from.0 as u16 | (to.0 as u16) << 7)
     }
 
+    /// The origin square.
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square((self.0 & 0x7f) as u8)
     }
 
+    /// The destination square.
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square((self.0 >> 7) as u8)
     }
 
+    /// Whether this is `Move::NULL`.
     #[inline(always)]
     pub const fn is_null(self) -> bool {
         self.0 == 0

@@ -2,10 +2,10 @@
 //! Unicode, and near-miss FENs built from FEN's own alphabet (which reach the
 //! deeper validation paths). Whatever they accept must be a sound position.
 
-use xiangqi::perft::perft;
-use xiangqi::{Move, Position, START_FEN};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
+use xiangqi::perft::perft;
+use xiangqi::{Move, Position, START_FEN};
 
 fn config() -> Config {
     Config {

@@ -4,10 +4,10 @@
 
 mod common;
 
-use xiangqi::{GenType, Move, MoveList, NoMoves, Position, Square};
 use common::{random_position, slow_legal_moves, Grid};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use xiangqi::{GenType, Move, MoveList, NoMoves, Position, Square};
 
 /// Number of playouts of each kind (debug builds are slower: fewer there).
 const PLAYOUTS: usize = if cfg!(debug_assertions) { 40 } else { 400 };

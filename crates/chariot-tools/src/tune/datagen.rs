@@ -3,11 +3,11 @@
 //! check, the search's best move not a capture, no mate in sight) is written
 //! with the game's result.
 
-use chariot::xiangqi::Position;
-use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
-use chariot::search::{self, mate_plies, Job, Limits, Shared, Tables};
-use chariot::xiangqi::types::Color;
 use anyhow::{Context, Result};
+use chariot::search::{self, mate_plies, Job, Limits, Shared, Tables};
+use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
+use chariot::xiangqi::types::Color;
+use chariot::xiangqi::Position;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

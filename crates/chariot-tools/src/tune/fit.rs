@@ -4,9 +4,9 @@
 //! evaluation is linear in its weights (`eval::trace`), so the gradient is
 //! exact.
 
+use anyhow::{bail, Context, Result};
 use chariot::eval::{layout, params::WEIGHTS, trace, Score, PHASE_MAX};
 use chariot::xiangqi::Position;
-use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 

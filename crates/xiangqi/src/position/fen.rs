@@ -24,29 +24,65 @@ pub enum FenError {
     /// The board field does not have 10 ranks.
     RankCount(usize),
     /// A rank does not add up to 9 files.
-    RankWidth { rank: usize, files: usize },
+    RankWidth {
+        /// The board rank at fault.
+        rank: usize,
+        /// The files it covers, counted up to where it first passed 9.
+        files: usize,
+    },
     /// A character that is neither a piece letter nor a digit 1–9.
-    UnknownPiece { rank: usize, ch: char },
+    UnknownPiece {
+        /// The board rank holding the character.
+        rank: usize,
+        /// The character itself.
+        ch: char,
+    },
     /// The side-to-move field is not `w`, `r` or `b`.
     Side(String),
     /// A side has no king or several.
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        /// The side at fault.
+        color: Color,
+        /// How many kings it has.
+        count: u32,
+    },
     /// A king stands outside its palace.
-    KingOutsidePalace { color: Color, square: Square },
+    KingOutsidePalace {
+        /// The king's side.
+        color: Color,
+        /// Where the king stands.
+        square: Square,
+    },
     /// More pieces of a kind than a side starts with.
     TooMany {
+        /// The side at fault.
         color: Color,
+        /// The kind there are too many of.
         kind: PieceKind,
+        /// How many there are (more than `PieceKind::max_count`).
         count: u32,
     },
     /// An advisor, elephant or pawn on a square it can never reach.
-    Unreachable { piece: Piece, square: Square },
+    Unreachable {
+        /// The misplaced piece.
+        piece: Piece,
+        /// The square it cannot reach.
+        square: Square,
+    },
     /// The kings face each other on an open file.
     KingsFacing,
     /// The side to move could capture the enemy king.
-    OpponentInCheck { side: Color },
+    OpponentInCheck {
+        /// The side to move.
+        side: Color,
+    },
     /// The half-move clock or move number is not a number.
-    Counter { field: &'static str, value: String },
+    Counter {
+        /// Which field, such as `half-move clock (field 5)`.
+        field: &'static str,
+        /// The field's text, shortened to 40 characters.
+        value: String,
+    },
 }
 
 impl fmt::Display for FenError {

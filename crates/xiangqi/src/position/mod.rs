@@ -43,6 +43,11 @@ pub struct MoveChange {
     pub captured: Piece,
 }
 
+/// A xiangqi position: a 90-square mailbox kept in step with bitboards by
+/// colour and kind, by colour, of all pieces and of each file's occupancy;
+/// the king squares, side to move, half-move clock, move number and Zobrist
+/// key; and the undo history of the moves made since setup. Build one with
+/// [`Position::startpos`] or [`Position::from_fen`].
 #[derive(Clone)]
 pub struct Position {
     pub(crate) board: [Piece; SQUARES],
@@ -89,11 +94,13 @@ impl Position {
 
     // ----- Accessors -------------------------------------------------------
 
+    /// The piece on `sq`, or `Piece::NONE` if it is empty.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Piece {
         self.board[sq.index()]
     }
 
+    /// The side whose turn it is.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
@@ -111,26 +118,32 @@ impl Position {
         self.halfmove
     }
 
+    /// The move number (FEN field 6): starts at 1 and goes up after each
+    /// Black move.
     #[inline(always)]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove
     }
 
+    /// The squares of `color`'s pieces of `kind`.
     #[inline(always)]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
         self.pieces[color.index()][kind.index()]
     }
 
+    /// The squares of all of `color`'s pieces.
     #[inline(always)]
     pub fn pieces_of(&self, color: Color) -> Bitboard {
         self.by_color[color.index()]
     }
 
+    /// The squares holding a piece of either colour.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.occupied
     }
 
+    /// Where `color`'s king stands (a valid position has exactly one).
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
         self.king[color.index()]

@@ -3,9 +3,9 @@
 //! and random positions. The engine's tests use them too.
 #![allow(dead_code)]
 
-use xiangqi::{Color, Move, Piece, PieceKind, Position, Square};
 use rand::rngs::StdRng;
 use rand::Rng;
+use xiangqi::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// A plain 9×10 grid copied from a position.
 #[derive(Clone)]
