@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod bench;
+pub mod engine;
 pub mod eval;
 pub mod protocol;
 pub mod search;

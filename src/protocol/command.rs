@@ -11,20 +11,7 @@ pub enum Dialect {
     Uci,
 }
 
-/// Where a `position` or `probe` starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Base {
-    Startpos,
-    Fen(String),
-}
-
-/// A position as sent by the GUI: a base and moves (still text; checked
-/// against the rules by the controller).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionSpec {
-    pub base: Base,
-    pub moves: Vec<String>,
-}
+pub use crate::engine::PositionSpec;
 
 /// Numbers as sent; clamped into range by the controller. Negative values
 /// are kept so they can be reported before clamping.
@@ -128,7 +115,7 @@ fn position_spec(words: &[&str]) -> Result<PositionSpec, ParseError> {
         Some(i) => (&words[..i], &words[i + 1..]),
         None => (words, &words[words.len()..]),
     };
-    let base = match head.first() {
+    let fen = match head.first() {
         None => return Err(ParseError::Missing("'startpos' or 'fen <FEN>'")),
         Some(&"startpos") => {
             if let Some(extra) = head.get(1) {
@@ -137,13 +124,13 @@ fn position_spec(words: &[&str]) -> Result<PositionSpec, ParseError> {
                     word: truncate(extra),
                 });
             }
-            Base::Startpos
+            None
         }
         Some(&"fen") => {
             if head.len() < 2 {
                 return Err(ParseError::Missing("FEN after 'fen'"));
             }
-            Base::Fen(head[1..].join(" "))
+            Some(head[1..].join(" "))
         }
         Some(other) => {
             return Err(ParseError::UnexpectedWord {
@@ -153,7 +140,7 @@ fn position_spec(words: &[&str]) -> Result<PositionSpec, ParseError> {
         }
     };
     Ok(PositionSpec {
-        base,
+        fen,
         moves: moves.iter().map(|m| m.to_string()).collect(),
     })
 }
@@ -273,15 +260,12 @@ mod tests {
     fn positions() {
         let c = parse("position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1 moves e0d0 e9d9").unwrap();
         let Command::Position(p) = c else { panic!() };
-        assert_eq!(
-            p.base,
-            Base::Fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1".into())
-        );
+        assert_eq!(p.fen.as_deref(), Some("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1"));
         assert_eq!(p.moves, vec!["e0d0", "e9d9"]);
         assert_eq!(
             parse("startpos moves h2e2\r").unwrap(),
             Command::Position(PositionSpec {
-                base: Base::Startpos,
+                fen: None,
                 moves: vec!["h2e2".into()]
             })
         );

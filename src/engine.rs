@@ -1,0 +1,701 @@
+//! The engine's heart, with no I/O: the position and the moves banned in
+//! it, the tables kept between searches, the search in progress, and every
+//! decision around a search (which root moves, the seed, when a result is
+//! held, when there is no move, when to resign or accept a draw).
+//!
+//! The protocol front end parses lines into calls on an `Engine` and formats
+//! what comes back. Work runs on its own thread and reports `Event`s through
+//! the notifier the engine was built with; the front end hands each event
+//! back to `Engine::on_event`, which turns it into `Output`s.
+
+use crate::bench::{self, BenchReport};
+use crate::eval::evaluate_fresh;
+use crate::search::tt::{score_from_tt, Bound};
+use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, Shared, Tables};
+use std::fmt;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+use xiangqi::perft::PerftReport;
+use xiangqi::{FenError, IllegalMove, Move, Position};
+
+/// Accept a draw offer when our score is at or below this (slightly worse:
+/// an equal position is still worth playing on).
+const DRAW_ACCEPT: i32 = -20;
+/// Resign when the search proves we are mated within this many plies...
+const RESIGN_MATE_PLIES: i32 = 6;
+/// ...or after this many searches in a row scored at or below `RESIGN_SCORE`.
+const RESIGN_STREAK: u32 = 8;
+const RESIGN_SCORE: i32 = -1000;
+
+/// What work running on its own thread reports.
+#[derive(Debug)]
+pub enum Event {
+    Info(Info),
+    Done(Outcome),
+    PerftDone(PerftReport),
+    BenchDone(BenchReport),
+}
+
+/// Where the engine's threads send their events.
+pub type Notify = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// What the engine has to say.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// Progress of the search.
+    Info(Info),
+    /// The answer to a `go`.
+    BestMove(BestMove),
+    /// The answer to a `go` that has no move to play.
+    NoMove,
+    /// The static evaluation (UCCI `go depth 0`).
+    Eval(i32),
+    /// Text of a perft or bench run, a line each.
+    Lines(Vec<String>),
+    /// Something the user should hear about; the engine carries on.
+    Error(String),
+}
+
+/// A search's move and what goes with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    /// The opponent offered a draw and we accept it.
+    pub accept_draw: bool,
+    /// The game is lost beyond doubt (a short mate, or hopeless for long).
+    pub resign: bool,
+}
+
+/// A position given as a base (`None`: the start) and moves in ICCS text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionSpec {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// Why a position was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Fen(FenError),
+    /// Move `index` (1-based) of the list cannot be played.
+    Move {
+        index: usize,
+        error: IllegalMove,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen(e) => write!(f, "position refused: {e}"),
+            PositionError::Move { index, error } => {
+                write!(f, "position refused: move {index} of the list: {error}")
+            }
+        }
+    }
+}
+
+/// One `go`: the limits (already in milliseconds), the moves it may choose
+/// from, and what kind of search it is.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GoRequest {
+    pub limits: Limits,
+    /// Only these moves (ICCS), if any are given (UCI `searchmoves`).
+    pub searchmoves: Vec<String>,
+    /// Think on the opponent's time until `ponderhit`.
+    pub ponder: bool,
+    /// The opponent offers a draw (UCCI `go draw`).
+    pub draw_offered: bool,
+    /// Count move paths to this depth instead of searching.
+    pub perft: Option<u32>,
+    /// Only evaluate the position: no search, no move (UCCI `go depth 0`).
+    pub eval_only: bool,
+}
+
+/// Search settings from the options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub threads: usize,
+    pub multipv: usize,
+    /// Moves within this many centipawns of the best may be picked at random
+    /// (0: always the best, and the same search every time).
+    pub randomness: i32,
+    pub move_overhead_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            threads: 1,
+            multipv: 1,
+            randomness: 0,
+            move_overhead_ms: 30,
+        }
+    }
+}
+
+/// What the hash table holds for a position (`probe`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProbeResult {
+    pub best: Option<Move>,
+    /// Lower and upper bounds of the score, each with its depth.
+    pub lower: Option<(i32, u32)>,
+    pub upper: Option<(i32, u32)>,
+}
+
+/// What runs on the worker thread.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RunKind {
+    Search {
+        infinite: bool,
+        draw_offered: bool,
+    },
+    /// `go perft` or `bench`: no bestmove follows.
+    Count,
+}
+
+/// The thinking state.
+struct Running {
+    shared: Arc<Shared>,
+    handle: Option<JoinHandle<()>>,
+    start: Instant,
+    kind: RunKind,
+    /// A result that arrived while pondering or in an infinite search.
+    held: Option<Outcome>,
+    stop_requested: bool,
+}
+
+impl Running {
+    /// A search that does not end by itself: infinite, or pondering.
+    fn endless(&self) -> bool {
+        matches!(self.kind, RunKind::Search { infinite: true, .. })
+            || self.shared.ponder.load(Ordering::Relaxed)
+    }
+}
+
+/// The engine.
+pub struct Engine {
+    /// The position to search; `None` until a valid one arrives, and after
+    /// any refused one.
+    position: Option<Position>,
+    banned: Vec<Move>,
+    settings: Settings,
+    /// Hash table and move-ordering tables, kept between searches.
+    tables: Arc<Tables>,
+    hash_mb: usize,
+    running: Option<Running>,
+    notify: Notify,
+    searches: u64,
+    /// Searches in a row whose score was hopeless (for resigning).
+    hopeless: u32,
+}
+
+impl Engine {
+    /// An engine at the start position with `hash_mb` of hash, reporting
+    /// through `notify`.
+    pub fn new(hash_mb: usize, notify: Notify) -> Engine {
+        Engine {
+            position: Some(Position::startpos()),
+            banned: Vec::new(),
+            settings: Settings::default(),
+            tables: Arc::new(Tables::new(hash_mb)),
+            hash_mb,
+            running: None,
+            notify,
+            searches: 0,
+            hopeless: 0,
+        }
+    }
+
+    /// The position that `go` would search.
+    pub fn position(&self) -> Option<&Position> {
+        self.position.as_ref()
+    }
+
+    /// Whether a search, perft or bench is running.
+    pub fn is_thinking(&self) -> bool {
+        self.running.is_some()
+    }
+
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        &mut self.settings
+    }
+
+    /// Sets the position, or refuses it and keeps none: nothing is searched
+    /// until a valid one arrives. Banned moves are forgotten either way.
+    pub fn set_position(&mut self, spec: &PositionSpec) -> Result<(), PositionError> {
+        self.banned.clear();
+        self.position = None;
+        self.position = Some(build_position(spec)?);
+        Ok(())
+    }
+
+    /// Forgets the position (the GUI sent one that could not be read).
+    pub fn clear_position(&mut self) {
+        self.position = None;
+        self.banned.clear();
+    }
+
+    /// Bans moves in the current position until the next `position`. Moves
+    /// that cannot be read are reported and ignored.
+    pub fn ban(&mut self, moves: &[String]) -> Result<(), String> {
+        let Some(pos) = &self.position else {
+            return Err("banmoves: no valid position is set".into());
+        };
+        let mut bad = Vec::new();
+        for text in moves {
+            match pos.parse_move(text) {
+                Ok(m) if !self.banned.contains(&m) => self.banned.push(m),
+                Ok(_) => {}
+                Err(e) => bad.push(e.to_string()),
+            }
+        }
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("banmoves: ignored {}", bad.join("; ")))
+        }
+    }
+
+    /// A new game: fresh tables, no resignation streak.
+    pub fn new_game(&mut self) {
+        log::debug!("new game: fresh tables");
+        self.fresh_tables();
+        self.hopeless = 0;
+    }
+
+    /// Takes a new hash size (fresh tables).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.hash_mb = mb;
+        self.fresh_tables();
+    }
+
+    /// Replaces the hash and history tables by empty ones. A fresh zeroed
+    /// table costs nothing up front, unlike clearing a big one word by word.
+    fn fresh_tables(&mut self) {
+        // Free the old table before allocating the new one.
+        self.tables = Arc::new(Tables::new(0));
+        self.tables = Arc::new(Tables::new(self.hash_mb));
+        log::debug!("hash table: {} MB", self.tables.tt.megabytes());
+    }
+
+    /// What the hash table holds for a position.
+    pub fn probe(&self, spec: &PositionSpec) -> Result<ProbeResult, PositionError> {
+        let pos = build_position(spec)?;
+        let mut result = ProbeResult::default();
+        if let Some(e) = self.tables.tt.probe(pos.key()) {
+            if !e.mv.is_null() && pos.is_legal(e.mv) {
+                result.best = Some(e.mv);
+            }
+            // Scores as seen from this position (mate distances from here).
+            let score = score_from_tt(e.score, 0);
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                result.lower = Some((score, e.depth));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                result.upper = Some((score, e.depth));
+            }
+        }
+        Ok(result)
+    }
+
+    /// Starts the fixed benchmark search.
+    pub fn bench(&mut self, depth: u32) -> Vec<Output> {
+        self.launch(
+            Arc::new(Shared::default()),
+            RunKind::Count,
+            move |shared, _| Event::BenchDone(bench::run(depth, shared)),
+        )
+    }
+
+    /// Starts a search (or a perft count, or an evaluation). What can be
+    /// answered at once is returned; a search's answer comes by `on_event`.
+    pub fn go(&mut self, req: GoRequest) -> Vec<Output> {
+        let Some(pos) = self.position.clone() else {
+            return vec![
+                Output::Error("go: no valid position is set".into()),
+                Output::NoMove,
+            ];
+        };
+        if let Some(depth) = req.perft {
+            let mut pos = pos;
+            return self.launch(Arc::new(Shared::default()), RunKind::Count, move |s, _| {
+                Event::PerftDone(PerftReport::run(&mut pos, depth, &s.stop))
+            });
+        }
+        let mut out = Vec::new();
+        // Root moves: legal, not banned, and among `searchmoves` if given.
+        let legal = pos.legal_moves();
+        let mut root: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !self.banned.contains(m))
+            .collect();
+        if !req.searchmoves.is_empty() {
+            let mut wanted = Vec::new();
+            for text in &req.searchmoves {
+                match pos.parse_move(text) {
+                    Ok(m) => wanted.push(m),
+                    Err(e) => out.push(Output::Error(format!("searchmoves: {e}"))),
+                }
+            }
+            root.retain(|m| wanted.contains(m));
+        }
+        if root.is_empty() {
+            // Not an error: the GUI is told by the missing move.
+            log::debug!(
+                "go: {}",
+                if legal.is_empty() {
+                    "no legal move in this position"
+                } else {
+                    "every legal move is banned or excluded"
+                }
+            );
+            out.push(Output::NoMove);
+            return out;
+        }
+        if req.eval_only {
+            out.push(Output::Eval(evaluate_fresh(&pos)));
+            out.push(Output::NoMove);
+            return out;
+        }
+        let mut limits = req.limits;
+        if limits == Limits::default() {
+            // A bare `go` searches until stopped.
+            limits.infinite = true;
+        }
+        self.searches += 1;
+        let seed = if self.settings.randomness == 0 {
+            0
+        } else {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(self.searches, |d| d.as_nanos() as u64 ^ self.searches)
+        };
+        let kind = RunKind::Search {
+            infinite: limits.infinite,
+            draw_offered: req.draw_offered,
+        };
+        let job = Job {
+            pos,
+            limits,
+            root_moves: root,
+            multipv: self.settings.multipv.max(1),
+            randomness: self.settings.randomness,
+            move_overhead_ms: self.settings.move_overhead_ms,
+            seed,
+            threads: self.settings.threads.max(1),
+            tables: Arc::clone(&self.tables),
+        };
+        let shared = Arc::new(Shared::default());
+        shared.ponder.store(req.ponder, Ordering::Relaxed);
+        let notify = Arc::clone(&self.notify);
+        out.extend(self.launch(shared, kind, move |shared, start| {
+            let mut report = |info: Info| notify(Event::Info(info));
+            Event::Done(search::search(job, shared, start, &mut report))
+        }));
+        out
+    }
+
+    /// Starts `work` on its own thread and enters the thinking state; its
+    /// result is sent as an event.
+    fn launch<F>(&mut self, shared: Arc<Shared>, kind: RunKind, work: F) -> Vec<Output>
+    where
+        F: FnOnce(&Shared, Instant) -> Event + Send + 'static,
+    {
+        let start = Instant::now();
+        let notify = Arc::clone(&self.notify);
+        let thread_shared = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(search::SEARCH_STACK)
+            .spawn(move || notify(work(&thread_shared, start)));
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    shared,
+                    handle: Some(handle),
+                    start,
+                    kind,
+                    held: None,
+                    stop_requested: false,
+                });
+                Vec::new()
+            }
+            Err(e) => {
+                let mut out = vec![Output::Error(format!("go: cannot start a thread: {e}"))];
+                if kind != RunKind::Count {
+                    out.push(Output::NoMove);
+                }
+                out
+            }
+        }
+    }
+
+    /// Stops the work in progress; a held result is answered now.
+    pub fn stop(&mut self) -> Vec<Output> {
+        let Some(r) = &mut self.running else {
+            return Vec::new();
+        };
+        r.stop_requested = true;
+        r.shared.stop.store(true, Ordering::Relaxed);
+        match r.held.take() {
+            Some(held) => self.finish(held),
+            None => Vec::new(),
+        }
+    }
+
+    /// Stops a search that would never end by itself (nobody is left to
+    /// send `stop`: the input has ended).
+    pub fn stop_if_endless(&mut self) -> Vec<Output> {
+        match &self.running {
+            Some(r) if !r.stop_requested && r.endless() => self.stop(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&mut self, draw_offered: bool) -> Result<Vec<Output>, String> {
+        let Some(r) = &mut self.running else {
+            return Err("ponderhit while not pondering: ignored".into());
+        };
+        let RunKind::Search {
+            infinite,
+            draw_offered: offered,
+        } = &mut r.kind
+        else {
+            return Err("ponderhit while not pondering: ignored".into());
+        };
+        if !r.shared.ponder.load(Ordering::Relaxed) {
+            return Err("ponderhit while not pondering: ignored".into());
+        }
+        *offered |= draw_offered;
+        let infinite = *infinite;
+        let elapsed = r.start.elapsed().as_millis() as u64;
+        r.shared.clock_start_ms.store(elapsed, Ordering::Relaxed);
+        r.shared.ponder.store(false, Ordering::Relaxed);
+        // A search that already ended while pondering answers now (unless it
+        // is an infinite one, which waits for stop).
+        Ok(match (infinite, r.held.take()) {
+            (false, Some(held)) => self.finish(held),
+            (true, held) => {
+                r.held = held;
+                Vec::new()
+            }
+            (false, None) => Vec::new(),
+        })
+    }
+
+    /// Handles an event from the worker thread.
+    pub fn on_event(&mut self, event: Event) -> Vec<Output> {
+        match event {
+            Event::Info(info) => vec![Output::Info(info)],
+            Event::Done(outcome) => {
+                let Some(r) = &mut self.running else {
+                    return Vec::new();
+                };
+                if r.endless() && !r.stop_requested {
+                    r.held = Some(outcome);
+                    Vec::new()
+                } else {
+                    self.finish(outcome)
+                }
+            }
+            Event::PerftDone(report) => {
+                self.end_running();
+                vec![Output::Lines(report.lines())]
+            }
+            Event::BenchDone(report) => {
+                self.end_running();
+                vec![Output::Lines(report.lines())]
+            }
+        }
+    }
+
+    /// The answer of a finished search; back to idle.
+    fn finish(&mut self, outcome: Outcome) -> Vec<Output> {
+        let draw_offered = matches!(
+            self.running.as_ref().map(|r| r.kind),
+            Some(RunKind::Search {
+                draw_offered: true,
+                ..
+            })
+        );
+        self.end_running();
+        let Some(best) = outcome.best else {
+            return vec![Output::NoMove];
+        };
+        self.hopeless = if outcome.score <= RESIGN_SCORE {
+            self.hopeless + 1
+        } else {
+            0
+        };
+        let mated_soon =
+            mate_plies(outcome.score).is_some_and(|p| p < 0 && -p <= RESIGN_MATE_PLIES);
+        let accept_draw = draw_offered && outcome.score <= DRAW_ACCEPT;
+        vec![Output::BestMove(BestMove {
+            best,
+            ponder: outcome.ponder,
+            accept_draw,
+            resign: !accept_draw && (mated_soon || self.hopeless >= RESIGN_STREAK),
+        })]
+    }
+
+    fn end_running(&mut self) {
+        if let Some(mut r) = self.running.take() {
+            if let Some(h) = r.handle.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(r) = &self.running {
+            r.shared.stop.store(true, Ordering::Relaxed);
+        }
+        self.end_running();
+    }
+}
+
+/// Builds a position from its base and moves, or says why not.
+pub fn build_position(spec: &PositionSpec) -> Result<Position, PositionError> {
+    let mut pos = match &spec.fen {
+        None => Position::startpos(),
+        Some(fen) => Position::from_fen(fen).map_err(PositionError::Fen)?,
+    };
+    for (i, text) in spec.moves.iter().enumerate() {
+        let m = pos.parse_move(text).map_err(|error| PositionError::Move {
+            index: i + 1,
+            error,
+        })?;
+        pos.make_move(m);
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{channel, Receiver};
+    use std::time::Duration;
+
+    fn engine() -> (Engine, Receiver<Event>) {
+        let (tx, rx) = channel();
+        let tx = std::sync::Mutex::new(tx);
+        let notify: Notify = Arc::new(move |e| {
+            let _ = tx.lock().map(|t| t.send(e));
+        });
+        (Engine::new(1, notify), rx)
+    }
+
+    /// Feeds the engine its events until a search answers.
+    fn answer(e: &mut Engine, rx: &Receiver<Event>) -> Vec<Output> {
+        loop {
+            let ev = rx.recv_timeout(Duration::from_secs(60)).expect("an event");
+            let out = e.on_event(ev);
+            if out
+                .iter()
+                .any(|o| matches!(o, Output::BestMove(_) | Output::NoMove))
+            {
+                return out;
+            }
+        }
+    }
+
+    fn spec(fen: &str, moves: &[&str]) -> PositionSpec {
+        PositionSpec {
+            fen: Some(fen.into()),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn positions_are_refused_with_a_typed_reason() {
+        let (mut e, _rx) = engine();
+        let bad_fen = e.set_position(&spec("banana", &[]));
+        assert!(matches!(bad_fen, Err(PositionError::Fen(_))));
+        assert!(e.position().is_none());
+        let start = xiangqi::START_FEN;
+        let bad_move = e.set_position(&spec(start, &["h2e2", "a0a1", "h9g7"]));
+        assert!(
+            matches!(bad_move, Err(PositionError::Move { index: 2, .. })),
+            "{bad_move:?}"
+        );
+        assert!(e.position().is_none());
+        assert_eq!(
+            e.ban(&["h2e2".into()]),
+            Err("banmoves: no valid position is set".into())
+        );
+        assert_eq!(
+            e.go(GoRequest::default()),
+            [
+                Output::Error("go: no valid position is set".into()),
+                Output::NoMove
+            ]
+        );
+        e.set_position(&spec(start, &["h2e2"])).unwrap();
+        assert!(e.ban(&["h9g7".into(), "h2e2".into()]).is_err());
+    }
+
+    #[test]
+    fn eval_only_answers_at_once_without_a_move() {
+        let (mut e, _rx) = engine();
+        let out = e.go(GoRequest {
+            eval_only: true,
+            ..GoRequest::default()
+        });
+        assert!(
+            matches!(out[..], [Output::Eval(_), Output::NoMove]),
+            "{out:?}"
+        );
+        assert!(!e.is_thinking());
+    }
+
+    #[test]
+    fn resigns_when_mated_soon_and_accepts_draws_only_when_worse() {
+        // Red to move is mated next move whatever it plays: its king can
+        // only step to f0, and then b5-b0 mates (the rook on a1 holds rank 1).
+        let (mut e, rx) = engine();
+        e.set_position(&spec("3k5/9/9/9/1r7/9/9/9/r8/4K4 w - - 0 1", &[]))
+            .unwrap();
+        let go = GoRequest {
+            limits: Limits {
+                depth: Some(4),
+                ..Limits::default()
+            },
+            draw_offered: true,
+            ..GoRequest::default()
+        };
+        let out = e.go(go.clone());
+        assert!(out.is_empty());
+        let out = answer(&mut e, &rx);
+        let Some(Output::BestMove(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        // A lost position accepts the draw offered rather than resigning.
+        assert!(b.accept_draw && !b.resign, "{b:?}");
+        let out = e.go(GoRequest {
+            draw_offered: false,
+            ..go.clone()
+        });
+        assert!(out.is_empty());
+        let out = answer(&mut e, &rx);
+        let Some(Output::BestMove(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        assert!(b.resign && !b.accept_draw, "{b:?}");
+        // The start position: neither.
+        e.set_position(&PositionSpec::default()).unwrap();
+        e.go(go);
+        let out = answer(&mut e, &rx);
+        let Some(Output::BestMove(b)) = out.last() else {
+            panic!("{out:?}")
+        };
+        assert!(!b.resign && !b.accept_draw, "{b:?}");
+    }
+}

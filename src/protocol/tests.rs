@@ -1,0 +1,311 @@
+//! The controller's decisions, driven line by line with no process: what is
+//! queued while thinking and in which order, which results are held, which
+//! moves a search may choose, and when there is no move.
+
+use super::*;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use xiangqi::Position;
+
+/// A controller whose output is collected, driven one event at a time.
+struct Harness {
+    c: Controller,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    lines: Arc<Mutex<Vec<String>>>,
+    /// Lines already returned by `take`.
+    seen: usize,
+}
+
+impl Harness {
+    fn new(handshake: &str) -> Harness {
+        let (tx, rx) = channel();
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&lines);
+        let c = Controller::new(
+            tx.clone(),
+            Box::new(move |l: &str| sink.lock().unwrap().push(l.to_string())),
+        );
+        let mut h = Harness {
+            c,
+            tx,
+            rx,
+            lines,
+            seen: 0,
+        };
+        h.line(handshake);
+        h.take();
+        h
+    }
+
+    fn line(&mut self, text: &str) {
+        self.c.handle(Event::Line(text.to_string()));
+    }
+
+    fn event(&mut self, e: Event) {
+        self.c.handle(e);
+    }
+
+    /// Handles the engine's events until it is idle with nothing queued.
+    fn settle(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.c.engine.is_thinking() || !self.c.queue.is_empty() {
+            assert!(Instant::now() < deadline, "the engine did not settle");
+            if let Ok(e) = self.rx.recv_timeout(Duration::from_millis(50)) {
+                self.c.handle(e);
+            }
+        }
+    }
+
+    /// Handles engine events until the work thread has finished (its result
+    /// may be held), without stopping it.
+    fn wait_done(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            assert!(Instant::now() < deadline, "the search did not finish");
+            let e = self.rx.recv_timeout(Duration::from_secs(1));
+            let done = matches!(e, Ok(Event::Engine(engine::Event::Done(_))));
+            if let Ok(e) = e {
+                self.c.handle(e);
+            }
+            if done {
+                return;
+            }
+        }
+    }
+
+    /// New output lines other than `info` progress lines.
+    fn take(&mut self) -> Vec<String> {
+        let all = self.lines.lock().unwrap();
+        let new: Vec<String> = all[self.seen..]
+            .iter()
+            .filter(|l| !l.starts_with("info depth"))
+            .cloned()
+            .collect();
+        self.seen = all.len();
+        new
+    }
+}
+
+/// The move of a `bestmove` line, checked legal in `pos`.
+fn legal_best(line: &str, pos: &Position) -> Move {
+    let text = line
+        .strip_prefix("bestmove ")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("not a bestmove line: {line}"));
+    pos.parse_move(text)
+        .unwrap_or_else(|e| panic!("bestmove {text} is not legal: {e}"))
+}
+
+fn after(moves: &[&str]) -> Position {
+    let mut pos = Position::startpos();
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn lines_while_thinking_are_queued_in_order() {
+    let mut h = Harness::new("ucci");
+    h.line("position startpos");
+    h.line("go infinite");
+    h.line("position startpos moves h2e2");
+    h.line("go depth 1");
+    h.line("isready");
+    // isready is answered at once; the rest waits for the bestmove.
+    assert_eq!(h.take(), ["readyok"]);
+    h.line("stop");
+    h.settle();
+    let out = h.take();
+    assert_eq!(out.len(), 2, "{out:?}");
+    legal_best(&out[0], &Position::startpos());
+    legal_best(&out[1], &after(&["h2e2"]));
+}
+
+#[test]
+fn an_overlong_line_while_thinking_waits_its_turn() {
+    let mut h = Harness::new("ucci");
+    h.line("position startpos");
+    h.line("go infinite");
+    h.line("position startpos moves h2e2");
+    h.line("go depth 1");
+    h.event(Event::Overlong {
+        len: 2 << 20,
+        head: "position fen rnbakabnr/9".into(),
+    });
+    h.line("go depth 1");
+    h.line("stop");
+    h.settle();
+    let out = h.take();
+    assert_eq!(out.len(), 5, "{out:?}");
+    legal_best(&out[0], &Position::startpos());
+    // The go sent before the overlong line searches the position before it...
+    legal_best(&out[1], &after(&["h2e2"]));
+    // ...and the go after it finds no position.
+    assert!(
+        out[2].starts_with("info message ignored a line of"),
+        "{out:?}"
+    );
+    assert!(out[3].contains("no valid position"), "{out:?}");
+    assert_eq!(out[4], "nobestmove");
+}
+
+#[test]
+fn ponder_and_infinite_results_are_held() {
+    let mut h = Harness::new("ucci");
+    h.line("position startpos");
+    h.line("go ponder depth 2");
+    h.wait_done();
+    assert!(h.take().is_empty(), "a pondering search answered early");
+    h.line("ponderhit");
+    legal_best(&h.take()[0], &Position::startpos());
+
+    h.line("go infinite depth 2");
+    h.wait_done();
+    h.line("ponderhit");
+    assert!(
+        h.take().iter().all(|l| !l.starts_with("bestmove")),
+        "an infinite search answered before stop"
+    );
+    h.line("stop");
+    legal_best(&h.take()[0], &Position::startpos());
+    assert!(!h.c.engine.is_thinking());
+}
+
+#[test]
+fn banned_moves_are_never_played() {
+    // Black's king on e9 with one advisor: few moves.
+    let fen = "4k4/4a4/9/9/9/9/9/9/4A4/3K5 w - - 0 1";
+    let pos = Position::from_fen(fen).unwrap();
+    let all: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    let mut h = Harness::new("ucci");
+    h.line(&format!("position fen {fen}"));
+    h.line(&format!("banmoves {}", all[1..].join(" ")));
+    h.line("go depth 3");
+    h.settle();
+    let out = h.take();
+    assert_eq!(legal_best(&out[0], &pos).to_string(), all[0]);
+    h.line(&format!("banmoves {}", all.join(" ")));
+    h.line("go depth 3");
+    h.settle();
+    assert_eq!(h.take(), ["nobestmove"]);
+    // A new position lifts the bans.
+    h.line(&format!("position fen {fen}"));
+    h.line("go depth 1");
+    h.settle();
+    legal_best(&h.take()[0], &pos);
+}
+
+#[test]
+fn searchmoves_limit_the_choice() {
+    let mut h = Harness::new("uci");
+    h.line("position startpos");
+    h.line("go depth 3 searchmoves a0a1 i3i4");
+    h.settle();
+    let out = h.take();
+    let best = legal_best(&out[0], &Position::startpos()).to_string();
+    assert!(best == "a0a1" || best == "i3i4", "{out:?}");
+    // A searchmoves word that is no legal move is reported, the rest stand.
+    h.line("go depth 2 searchmoves a0a1 zz99");
+    h.settle();
+    let out = h.take();
+    assert!(out[0].starts_with("info string searchmoves"), "{out:?}");
+    assert!(out[1].starts_with("bestmove a0a1"), "{out:?}");
+}
+
+#[test]
+fn no_move_cases() {
+    // Red is checkmated: two rooks against the bare king.
+    let mated = "3k5/9/9/9/9/9/9/9/r8/r3K4 w - - 0 1";
+    for (handshake, none) in [("ucci", "nobestmove"), ("uci", "bestmove (none)")] {
+        let mut h = Harness::new(handshake);
+        h.line(&format!("position fen {mated}"));
+        h.line("go depth 5");
+        h.settle();
+        assert_eq!(h.take(), [none]);
+        // A refused position leaves none: go answers no move with a reason.
+        h.line("position fen banana");
+        h.line("go depth 1");
+        h.settle();
+        let out = h.take();
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert!(out[0].contains("no position is set"), "{out:?}");
+        assert!(out[1].contains("go: no valid position is set"), "{out:?}");
+        assert_eq!(out[2], none);
+        // An illegal move in the list refuses the whole position.
+        h.line("position startpos moves h2e2 h2e2");
+        h.line("go depth 1");
+        h.settle();
+        assert_eq!(h.take().last().map(String::as_str), Some(none));
+    }
+    // `stop` with nothing running: UCCI answers nobestmove, UCI nothing.
+    let mut h = Harness::new("ucci");
+    h.line("stop");
+    assert_eq!(h.take(), ["nobestmove"]);
+    let mut h = Harness::new("uci");
+    h.line("stop");
+    assert!(h.take().is_empty());
+}
+
+#[test]
+fn nothing_before_the_handshake() {
+    let (tx, _rx) = channel();
+    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = Arc::clone(&lines);
+    let mut c = Controller::new(
+        tx,
+        Box::new(move |l: &str| sink.lock().unwrap().push(l.to_string())),
+    );
+    for l in ["position startpos", "go depth 1", "isready", "frobnicate"] {
+        c.handle(Event::Line(l.into()));
+    }
+    assert!(lines.lock().unwrap().is_empty());
+    assert!(!c.engine.is_thinking());
+}
+
+#[test]
+fn ucci_times_are_milliseconds_unless_usemillisec_false() {
+    let mut h = Harness::new("ucci");
+    let go = GoParams {
+        time: Some(2.5),
+        increment: Some(0.5),
+        opptime: Some(3.0),
+        ..GoParams::default()
+    };
+    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    assert_eq!(
+        (clock.time_ms, clock.inc_ms, clock.opp_time_ms),
+        (2, 0, Some(3))
+    );
+    h.line("setoption usemillisec false");
+    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    assert_eq!((clock.time_ms, clock.inc_ms), (2500, 500));
+    // UCI: milliseconds, the clock of the side to move.
+    let mut h = Harness::new("uci");
+    h.line("position startpos moves h2e2");
+    let go = GoParams {
+        wtime: Some(1000.0),
+        btime: Some(2000.0),
+        binc: Some(20.0),
+        ..GoParams::default()
+    };
+    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    assert_eq!(
+        (clock.time_ms, clock.inc_ms, clock.opp_time_ms),
+        (2000, 20, Some(1000))
+    );
+}
+
+#[test]
+fn eof_ends_an_endless_search() {
+    let mut h = Harness::new("uci");
+    h.line("position startpos");
+    h.line("go infinite");
+    let done = h.c.handle(Event::Eof);
+    assert!(!done, "the search's answer is still to come");
+    h.settle();
+    legal_best(&h.take()[0], &Position::startpos());
+    drop(h.tx);
+}
