@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cross-check a `chariot match` PGN with an independent rules implementation.
+"""Cross-check a chariot-match PGN with an independent rules implementation.
 
 Every game is replayed with PyPI's pyffish (Fairy-Stockfish's rules, ranks
 converted from 0-9 to 1-10, the 60-move rule as in docs/RULES.md): each move must

@@ -3,7 +3,8 @@
 # fairy-stockfish (UCCI mode) at several Skill_Level settings, over the
 # bundled balanced openings, each played twice with colours swapped.
 #
-# Usage: scripts/gauntlet_fsf.sh [more `chariot match` arguments]
+# Usage: scripts/gauntlet_fsf.sh [more chariot-match arguments]
+# The referee is scripts/referee.sh: chariot-match from a pinned revision.
 # Environment: LEVELS="0 5" (fairy-stockfish Skill_Level, -20..20),
 #   GAMES=20 (per opponent), TC=5+0.05 (seconds), JOBS=1, PGN=gauntlet.pgn,
 #   FSF=/usr/games/fairy-stockfish
@@ -24,6 +25,6 @@ for level in ${LEVELS:-0 5}; do
     args+=(--engine "cmd=$fsf" "name=fsf-skill$level" "option.Skill_Level=$level")
 done
 status=0
-"$work/chariot" match "${args[@]}" --format gauntlet --games "${GAMES:-20}" \
+"$(scripts/referee.sh)" "${args[@]}" --format gauntlet --games "${GAMES:-20}" \
     --tc "${TC:-5+0.05}" -j "${JOBS:-1}" --pgn "${PGN:-gauntlet.pgn}" "$@" || status=$?
 exit "$status"

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # SPRT of a new build of Chariot against an earlier one.
 #
-# Usage: scripts/sprt.sh BASE_REV [more `chariot match` arguments]
+# Usage: scripts/sprt.sh BASE_REV [more chariot-match arguments]
 # Builds BASE_REV (any git revision) and the new engine (this working tree,
 # or NEW_REV if set) into target/sprt/, copies both binaries to a temporary
-# directory, and runs `chariot match` (from this tree) with the new engine
-# first: H1 "new is at least ELO1 better" against H0 "at most ELO0".
+# directory, and runs the referee (scripts/referee.sh: chariot-match from a
+# pinned revision, never this tree) with the new engine first: H1 "new is at
+# least ELO1 better" against H0 "at most ELO0".
 # Environment: ELO0=0 ELO1=5 ALPHA=0.05 BETA=0.05 TC=10+0.1 JOBS=1
 #   PGN=sprt.pgn NEW_REV=<revision> (default: the working tree)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-base_rev=${1:?usage: scripts/sprt.sh BASE_REV [more chariot match arguments]}
+base_rev=${1:?usage: scripts/sprt.sh BASE_REV [more chariot-match arguments]}
 shift
 # Resolve the revisions once: a branch may move while this runs.
 base=$(git rev-parse --verify "$base_rev^{commit}")
@@ -31,18 +32,18 @@ build() {
     cp target/sprt/release/chariot "$work/$2"
 }
 
-cargo build --release --quiet
-cp target/release/chariot "$work/runner"
+runner=$(scripts/referee.sh)
 build "$base" old
 if [ -n "$new" ]; then
     build "$new" new
     new_name="new-${new:0:7}"
 else
-    cp "$work/runner" "$work/new"
+    cargo build --release --quiet
+    cp target/release/chariot "$work/new"
     new_name="new-worktree"
 fi
 status=0
-"$work/runner" match \
+"$runner" \
     --engine "cmd=$work/new" "name=$new_name" \
     --engine "cmd=$work/old" "name=old-${base:0:7}" \
     --tc "${TC:-10+0.1}" -j "${JOBS:-1}" --pgn "${PGN:-sprt.pgn}" \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, debug tests (with internal
+# The whole test suite of every crate in the workspace: formatting, lints,
+# docs, debug tests (with internal
 # consistency checks at every perft node), release tests (deep perft, more
 # property cases, the tactics suite), and the cross-check of every perft
 # number against fairy-stockfish and pyffish.
@@ -11,17 +12,20 @@ step() { printf '\n=== %s\n' "$*"; }
 step "oracles (fairy-stockfish, pyffish, cchess)"
 scripts/setup_oracles.sh
 
-step "cargo fmt --check"
-cargo fmt --check
+step "cargo fmt --all --check"
+cargo fmt --all --check
 
-step "cargo clippy --all-targets -- -D warnings"
-cargo clippy --quiet --all-targets -- -D warnings
+step "cargo clippy --workspace --all-targets -- -D warnings"
+cargo clippy --quiet --workspace --all-targets -- -D warnings
 
-step "cargo test (debug)"
-cargo test --quiet
+step "cargo doc --workspace --no-deps (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --workspace --no-deps
 
-step "cargo test --release"
-cargo test --quiet --release -- --skip tactics_suite
+step "cargo test --workspace (debug)"
+cargo test --quiet --workspace
+
+step "cargo test --workspace --release"
+cargo test --quiet --workspace --release -- --skip tactics_suite
 
 step "tactics suite (prints how many positions the search solves)"
 cargo test --quiet --release --test tactics -- --nocapture tactics_suite
