@@ -319,6 +319,14 @@ pub fn generate(cfg: &Config, stop: &AtomicBool) -> Result<()> {
                 file.write_all(&gamefile::encode_chunk(cfg.run_id(), first, &games))?;
                 file.flush()?;
                 written += ready as u64;
+                if bar.is_hidden() {
+                    // No terminal for the bar (a log file): a line per chunk.
+                    eprintln!(
+                        "datagen: {written}/{total} games, {} ({}s)",
+                        bar.message(),
+                        started.elapsed().as_secs()
+                    );
+                }
             }
         };
         for (j, played) in rx {

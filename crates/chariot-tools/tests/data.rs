@@ -1,0 +1,237 @@
+//! The game-data format and the generator: round trips, damage of every
+//! kind reported (never a panic) with the good chunks kept, determinism for
+//! a seed, disjoint shards, and resuming an interrupted run.
+
+use chariot::xiangqi::{Move, Position};
+use chariot_tools::datagen::{self, Config};
+use chariot_tools::gamefile::{
+    encode_chunk, read_chunks, Damage, Ending, GameRecord, Outcome, RunId, HEADER_LEN, UNSCORED,
+};
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+const RUN: RunId = RunId {
+    seed: 7,
+    nodes: 100,
+    shard: (1, 1),
+};
+
+/// A random legal game from the start (or from a position reached by a few
+/// random moves), with made-up scores.
+fn random_game(rng: &mut StdRng) -> GameRecord {
+    let mut start = Position::startpos();
+    for _ in 0..rng.random_range(0..6) {
+        let moves = start.legal_moves();
+        start.make_move(moves[rng.random_range(0..moves.len())]);
+    }
+    start.clear_history();
+    let mut pos = start.clone();
+    let mut moves: Vec<(Move, i16)> = Vec::new();
+    for _ in 0..rng.random_range(0..120) {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.random_range(0..legal.len())];
+        let score = if rng.random_bool(0.1) {
+            UNSCORED
+        } else {
+            rng.random_range(-10_000..=10_000)
+        };
+        moves.push((m, score));
+        pos.make_move(m);
+    }
+    let outcome = [Outcome::RedWins, Outcome::Draw, Outcome::BlackWins][rng.random_range(0..3)];
+    GameRecord::new(&start, outcome, Ending::AdjudicatedWin, moves)
+}
+
+fn random_file(seed: u64, chunks: usize) -> (Vec<u8>, Vec<Vec<GameRecord>>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut bytes = Vec::new();
+    let mut all = Vec::new();
+    let mut first = 0;
+    for _ in 0..chunks {
+        let games: Vec<GameRecord> = (0..rng.random_range(1..6))
+            .map(|_| random_game(&mut rng))
+            .collect();
+        bytes.extend(encode_chunk(RUN, first, &games));
+        first += games.len() as u32;
+        all.push(games);
+    }
+    (bytes, all)
+}
+
+#[test]
+fn games_round_trip_and_files_concatenate() {
+    let (a, games_a) = random_file(1, 3);
+    let (b, games_b) = random_file(2, 2);
+    let (chunks, damage) = read_chunks(&[a.clone(), b].concat());
+    assert!(damage.is_empty(), "{damage:?}");
+    let read: Vec<Vec<GameRecord>> = chunks.into_iter().map(|c| c.games).collect();
+    assert_eq!(read, [games_a, games_b].concat());
+    // Every stored game replays legally from its start position.
+    for game in read.iter().flatten() {
+        let mut pos = game.start_position().expect("a valid start");
+        for &(m, _) in &game.moves {
+            assert!(pos.is_legal(m), "{m} in {}", pos.to_fen());
+            pos.make_move(m);
+        }
+    }
+}
+
+#[test]
+fn a_truncated_file_keeps_every_whole_chunk() {
+    let (bytes, games) = random_file(3, 4);
+    let ends: Vec<usize> = read_chunks(&bytes)
+        .0
+        .iter()
+        .map(|c| c.offset + c.len)
+        .collect();
+    for cut in 0..bytes.len() {
+        let (chunks, damage) = read_chunks(&bytes[..cut]);
+        let whole = ends.iter().filter(|&&e| e <= cut).count();
+        assert_eq!(chunks.len(), whole, "cut at {cut}");
+        for (c, g) in chunks.iter().zip(&games) {
+            assert_eq!(&c.games, g);
+        }
+        let torn = cut > 0 && !ends.contains(&cut);
+        assert_eq!(damage.len(), usize::from(torn), "cut at {cut}: {damage:?}");
+        if torn {
+            assert_eq!(damage[0].damage, Damage::Truncated, "cut at {cut}");
+        }
+    }
+}
+
+#[test]
+fn a_flipped_byte_loses_only_its_chunk() {
+    let (bytes, games) = random_file(4, 3);
+    let chunks = read_chunks(&bytes).0;
+    let mut rng = StdRng::seed_from_u64(5);
+    for _ in 0..300 {
+        let at = rng.random_range(0..bytes.len());
+        let mut bad = bytes.clone();
+        bad[at] ^= 1 << rng.random_range(0..8);
+        let hit = chunks
+            .iter()
+            .position(|c| (c.offset..c.offset + c.len).contains(&at))
+            .expect("every byte is in a chunk");
+        let (read, damage) = read_chunks(&bad);
+        assert!(!damage.is_empty(), "flip at {at} went unnoticed");
+        let kept: Vec<&Vec<GameRecord>> = read.iter().map(|c| &c.games).collect();
+        let expected: Vec<&Vec<GameRecord>> = games
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != hit)
+            .map(|(_, g)| g)
+            .collect();
+        // A flip in a payload length may swallow what follows; never more
+        // than the good chunks are returned, and never a damaged one.
+        assert!(kept.len() <= expected.len(), "flip at {at}");
+        for k in &kept {
+            assert!(expected.contains(k), "flip at {at} returned a bad chunk");
+        }
+        if at >= chunks[hit].offset + HEADER_LEN {
+            // A payload byte: only that chunk is lost.
+            assert_eq!(kept, expected, "flip at {at}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, rng_seed: proptest::test_runner::RngSeed::Fixed(11), ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let (chunks, damage) = read_chunks(&bytes);
+        prop_assert!(chunks.is_empty());
+        prop_assert_eq!(damage.is_empty(), bytes.is_empty());
+    }
+
+    #[test]
+    fn garbage_around_good_chunks_is_skipped(
+        before in proptest::collection::vec(any::<u8>(), 0..200),
+        after in proptest::collection::vec(any::<u8>(), 0..200),
+    ) {
+        let (good, games) = random_file(6, 1);
+        let bytes = [before, good, after].concat();
+        let (chunks, _) = read_chunks(&bytes);
+        prop_assert_eq!(chunks.len(), 1);
+        prop_assert_eq!(&chunks[0].games, &games[0]);
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-data-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn config(out: PathBuf, games: u64, shard: (u16, u16), threads: usize) -> Config {
+    Config {
+        games,
+        nodes: 60,
+        seed: 3,
+        threads,
+        shard,
+        random_plies: (4, 10),
+        out,
+    }
+}
+
+fn games_of(path: &PathBuf) -> Vec<GameRecord> {
+    let bytes = std::fs::read(path).unwrap();
+    let (chunks, damage) = read_chunks(&bytes);
+    assert!(damage.is_empty(), "{damage:?}");
+    chunks.into_iter().flat_map(|c| c.games).collect()
+}
+
+#[test]
+fn datagen_is_deterministic_sharded_and_resumable() {
+    let dir = scratch("gen");
+    let stop = AtomicBool::new(false);
+    let whole = dir.join("whole.cxgd");
+    datagen::generate(&config(whole.clone(), 6, (1, 1), 2), &stop).unwrap();
+    let games = games_of(&whole);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert!(g.moves.len() >= 4, "a game shorter than its opening");
+        assert!(g.moves[..4].iter().all(|&(_, s)| s == UNSCORED));
+    }
+    // One thread or two: the same bytes.
+    let again = dir.join("again.cxgd");
+    datagen::generate(&config(again.clone(), 6, (1, 1), 1), &stop).unwrap();
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&again).unwrap()
+    );
+    // Shards: disjoint, and together the whole run.
+    let mut parts = Vec::new();
+    for k in 1..=3 {
+        let p = dir.join(format!("part{k}.cxgd"));
+        datagen::generate(&config(p.clone(), 6, (k, 3), 1), &stop).unwrap();
+        parts.push(games_of(&p));
+    }
+    for (j, g) in games.iter().enumerate() {
+        assert_eq!(&parts[j % 3][j / 3], g, "game {j}");
+    }
+    // An interrupted run (a torn chunk at the end) resumes to the same games.
+    let torn = dir.join("torn.cxgd");
+    datagen::generate(&config(torn.clone(), 4, (1, 1), 1), &stop).unwrap();
+    let bytes = std::fs::read(&torn).unwrap();
+    let mut cut = bytes.clone();
+    cut.extend_from_slice(&encode_chunk(RUN, 4, &games[4..])[..30]);
+    std::fs::write(&torn, &cut).unwrap();
+    datagen::generate(&config(torn.clone(), 6, (1, 1), 1), &stop).unwrap();
+    assert_eq!(games_of(&torn), games);
+    // A file of another run is refused, not mixed.
+    let other = Config {
+        seed: 4,
+        ..config(torn.clone(), 8, (1, 1), 1)
+    };
+    assert!(datagen::generate(&other, &stop).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
