@@ -9,6 +9,7 @@
 pub mod bench;
 pub mod engine;
 pub mod eval;
+pub mod nnue;
 pub mod protocol;
 pub mod search;
 

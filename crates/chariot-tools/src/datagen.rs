@@ -6,9 +6,10 @@
 //! reproducible, shards are disjoint (shard K of N plays the games with
 //! `g % N == K - 1`), and an interrupted run resumes where its file ends.
 
+use crate::dataset::is_training_position;
 use crate::gamefile::{self, Ending, GameRecord, Outcome, RunId, UNSCORED};
 use anyhow::{bail, Context, Result};
-use chariot::search::{self, mate_plies, Job, Limits, Shared, Tables};
+use chariot::search::{self, Job, Limits, Shared, Tables};
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::xiangqi::types::Color;
 use chariot::xiangqi::Position;
@@ -125,7 +126,7 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
         let out = search::search(job, &shared, Instant::now(), &mut |_| {});
         let best = out.best.unwrap_or(legal[0]);
         let score = out.score.clamp(-(i16::MAX as i32), i16::MAX as i32);
-        if !pos.in_check() && !pos.is_capture(best) && mate_plies(score).is_none() {
+        if is_training_position(&pos, best, score as i16) {
             quiet += 1;
         }
         red_scores.push(match pos.side_to_move() {
@@ -231,11 +232,7 @@ pub fn count_quiet(game: &GameRecord) -> u64 {
     };
     let mut n = 0;
     for &(m, score) in &game.moves {
-        if score != UNSCORED
-            && mate_plies(score as i32).is_none()
-            && !pos.in_check()
-            && !pos.is_capture(m)
-        {
+        if is_training_position(&pos, m, score) {
             n += 1;
         }
         pos.make_move(m);

@@ -4,5 +4,7 @@
 #![forbid(unsafe_code)]
 
 pub mod datagen;
+pub mod dataset;
 pub mod gamefile;
+pub mod train;
 pub mod tune;

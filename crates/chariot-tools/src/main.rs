@@ -2,7 +2,7 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{datagen, gamefile, tune};
+use chariot_tools::{datagen, dataset, gamefile, train, tune};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +40,37 @@ enum Command {
         /// Output file (resumed if it exists). Default: under the user's cache directory.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Trains the network evaluation on game data, writing a checkpoint and
+    /// the quantised net (`epoch-NNN.nnue`) after every epoch.
+    Train {
+        /// Game-data files (from datagen).
+        #[arg(long = "data", required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// Hidden neurons per perspective (only the engine's size can be
+        /// quantised; others are for measuring).
+        #[arg(long, default_value_t = chariot::nnue::HIDDEN)]
+        hidden: usize,
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Adam's learning rate (cut to 30% at 60% of the epochs, 9% at 85%).
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Weight of the search's score in the target; the rest is the result.
+        #[arg(long, default_value_t = 0.75)]
+        lambda: f32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = default_threads())]
+        threads: usize,
+        /// Output directory. Default: under the user's cache directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Continue from a checkpoint (`checkpoint-NNN.ck`).
+        #[arg(long)]
+        resume: Option<PathBuf>,
     },
     /// Tunes the classical evaluation's weights (Texel method).
     Tune {
@@ -126,6 +157,53 @@ fn run(cli: Cli) -> Result<()> {
             datagen::generate(&cfg, &stop)
         }
         Command::Tune { command } => tune::cli::run(command),
+        Command::Train {
+            data,
+            hidden,
+            epochs,
+            batch,
+            lr,
+            lambda,
+            seed,
+            threads,
+            out,
+            resume,
+        } => {
+            if !(1..=4096).contains(&hidden) || batch == 0 || epochs == 0 {
+                bail!("--hidden must be 1..4096, --batch and --epochs at least 1");
+            }
+            if !(0.0..=1.0).contains(&lambda) || !(lr > 0.0 && lr < 1.0) {
+                bail!("--lambda must be within 0..1 and --lr within (0, 1)");
+            }
+            let started = std::time::Instant::now();
+            let (train_set, valid, report) = dataset::load(&data)?;
+            eprintln!(
+                "train: {} games, {} training and {} validation positions ({} games refused, {} damaged stretches) loaded in {:.1} s",
+                report.games,
+                train_set.len(),
+                valid.len(),
+                report.illegal_games,
+                report.damaged_stretches,
+                started.elapsed().as_secs_f64()
+            );
+            let cfg = train::Config {
+                hidden,
+                epochs,
+                batch,
+                lr,
+                lambda,
+                seed,
+                threads: threads.clamp(1, 1024),
+                out: out.unwrap_or_else(|| cache_dir().join("train")),
+            };
+            train::train(&cfg, &train_set, &valid, resume.as_deref())?;
+            eprintln!(
+                "train: done in {:.0} s; nets in {}",
+                started.elapsed().as_secs_f64(),
+                cfg.out.display()
+            );
+            Ok(())
+        }
         Command::Check { file } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;

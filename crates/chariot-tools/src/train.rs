@@ -1,0 +1,472 @@
+//! The NNUE trainer (`chariot-tools train`): the engine's network in f32,
+//! trained by Adam on mini-batches over all cores, then quantised into the
+//! engine's net file.
+//!
+//! The loss of a position is (σ(out) − target)², where out is the network's
+//! output (a logit; centipawns / `nnue::SCALE`) and the target blends the
+//! search's score with the game's result:
+//! `target = λ·σ(score / SCALE) + (1 − λ)·result`.
+//!
+//! The sparse first layer is nearly the whole cost, so each position only
+//! touches the weight columns of its pieces. A batch is cut into a fixed
+//! number of parts whose gradients are summed in a fixed order, so training
+//! is deterministic for a seed whatever the number of threads.
+
+use crate::dataset::{black_feature, Dataset, Sample};
+use anyhow::{bail, Context, Result};
+use chariot::nnue::{self, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
+use chariot::xiangqi::Color;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Parts a batch is cut into (the unit of work of a thread).
+const PARTS: usize = 16;
+/// Weights are kept within ±CLIP so that they quantise into i16 (and the
+/// output weights into ±127).
+const CLIP: f32 = 1.98;
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Weight of the search score in the target (1 − this for the result).
+    pub lambda: f32,
+    pub seed: u64,
+    pub threads: usize,
+    /// Where checkpoints and nets go.
+    pub out: PathBuf,
+}
+
+/// The network in f32: `hidden` neurons per perspective.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub hidden: usize,
+    /// All parameters in one vector: w1 (INPUTS × hidden, column per input),
+    /// b1 (hidden), w2 (2 × hidden), b2 (1).
+    pub params: Vec<f32>,
+}
+
+impl FloatNet {
+    fn len(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// Small random weights, seeded.
+    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut params = vec![0.0; Self::len(hidden)];
+        let scale1 = (1.0 / 32.0f32).sqrt();
+        let scale2 = (1.0 / hidden as f32).sqrt();
+        let (w1_end, b1_end) = (INPUTS * hidden, INPUTS * hidden + hidden);
+        for (i, p) in params.iter_mut().enumerate() {
+            let u: f32 = rng.random_range(-1.0..1.0);
+            *p = if i < w1_end {
+                u * scale1
+            } else if i < b1_end {
+                0.0
+            } else if i < b1_end + 2 * hidden {
+                u * scale2
+            } else {
+                0.0
+            };
+        }
+        FloatNet { hidden, params }
+    }
+
+    fn offsets(&self) -> (usize, usize, usize) {
+        let h = self.hidden;
+        (INPUTS * h, INPUTS * h + h, INPUTS * h + 3 * h)
+    }
+
+    /// The hidden sums of one perspective (before activation).
+    fn hidden_sums(&self, features: impl Iterator<Item = u16>, out: &mut [f32]) {
+        let h = self.hidden;
+        let (w1_end, b1_end, _) = self.offsets();
+        out.copy_from_slice(&self.params[w1_end..b1_end]);
+        for f in features {
+            let col = &self.params[f as usize * h..(f as usize + 1) * h];
+            for (o, w) in out.iter_mut().zip(col) {
+                *o += w;
+            }
+        }
+    }
+
+    /// The output (a logit) for a position, and the hidden sums of both
+    /// perspectives (side to move first) for the backward pass.
+    fn forward(&self, s: &Sample, us: &mut [f32], them: &mut [f32]) -> f32 {
+        let red = s.red.iter().copied();
+        let black = s.red.iter().map(|&f| black_feature(f));
+        match s.stm {
+            Color::Red => {
+                self.hidden_sums(red, us);
+                self.hidden_sums(black, them);
+            }
+            Color::Black => {
+                self.hidden_sums(black, us);
+                self.hidden_sums(red, them);
+            }
+        }
+        let (_, b1_end, w2_end) = self.offsets();
+        let (w_us, w_them) = self.params[b1_end..w2_end].split_at(self.hidden);
+        let mut out = self.params[w2_end];
+        for (x, w) in us.iter().zip(w_us).chain(them.iter().zip(w_them)) {
+            let a = x.clamp(0.0, 1.0);
+            out += a * a * w;
+        }
+        out
+    }
+
+    /// The evaluation of a position in centipawns (for checks against the
+    /// quantised net).
+    pub fn evaluate(&self, s: &Sample) -> f32 {
+        let mut us = vec![0.0; self.hidden];
+        let mut them = vec![0.0; self.hidden];
+        self.forward(s, &mut us, &mut them) * SCALE as f32
+    }
+
+    /// The quantised net of the engine (`hidden` must be the engine's).
+    pub fn quantise(&self) -> Result<Network> {
+        if self.hidden != nnue::HIDDEN {
+            bail!(
+                "a net of {} hidden neurons cannot be quantised for this engine ({})",
+                self.hidden,
+                nnue::HIDDEN
+            );
+        }
+        let (w1_end, b1_end, w2_end) = self.offsets();
+        let q = |x: f32, s: i32| (x * s as f32).round() as i16;
+        Ok(Network {
+            hidden_weights: self.params[..w1_end].iter().map(|&w| q(w, QA)).collect(),
+            hidden_bias: self.params[w1_end..b1_end]
+                .iter()
+                .map(|&w| q(w, QA))
+                .collect(),
+            output_weights: self.params[b1_end..w2_end]
+                .iter()
+                .map(|&w| q(w, QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
+                .collect(),
+            output_bias: (self.params[w2_end] * (QA * QB) as f32).round() as i32,
+        })
+    }
+
+    /// Checkpoint bytes: magic, hidden, epoch done, then the parameters and
+    /// Adam's two moment vectors.
+    fn checkpoint_bytes(&self, adam: &Adam, epoch: usize) -> Vec<u8> {
+        let mut b = b"CXCK".to_vec();
+        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        b.extend_from_slice(&(epoch as u32).to_le_bytes());
+        b.extend_from_slice(&adam.t.to_le_bytes());
+        for v in self.params.iter().chain(&adam.m).chain(&adam.v) {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    fn from_checkpoint(bytes: &[u8]) -> Result<(FloatNet, Adam, usize)> {
+        if bytes.len() < 20 || &bytes[..4] != b"CXCK" {
+            bail!("not a Chariot training checkpoint");
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let hidden = u32_at(4) as usize;
+        let epoch = u32_at(8) as usize;
+        let t = u64::from_le_bytes(bytes[12..20].try_into().context("checkpoint header")?);
+        let n = Self::len(hidden);
+        if hidden == 0 || hidden > 4096 || bytes.len() != 20 + 12 * n {
+            bail!("checkpoint is truncated or of another shape");
+        }
+        let floats: Vec<f32> = bytes[20..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let net = FloatNet {
+            hidden,
+            params: floats[..n].to_vec(),
+        };
+        let adam = Adam {
+            m: floats[n..2 * n].to_vec(),
+            v: floats[2 * n..].to_vec(),
+            t,
+        };
+        Ok((net, adam, epoch))
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn target(s: &Sample, lambda: f32) -> f32 {
+    lambda * sigmoid(s.score as f32 / SCALE as f32) + (1.0 - lambda) * s.result
+}
+
+/// Adam's state.
+#[derive(Clone, Debug)]
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: u64,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t.min(1 << 20) as i32);
+        let c2 = 1.0 - B2.powi(self.t.min(1 << 20) as i32);
+        for i in 0..params.len() {
+            let g = grad[i];
+            self.m[i] = B1 * self.m[i] + (1.0 - B1) * g;
+            self.v[i] = B2 * self.v[i] + (1.0 - B2) * g * g;
+            let step = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + EPS);
+            params[i] = (params[i] - step).clamp(-CLIP, CLIP);
+        }
+    }
+}
+
+/// Adds the gradient of `samples`' summed loss to `grad`; returns the
+/// summed loss.
+fn accumulate(
+    net: &FloatNet,
+    data: &Dataset,
+    samples: &[usize],
+    lambda: f32,
+    grad: &mut [f32],
+) -> f64 {
+    let h = net.hidden;
+    let (w1_end, b1_end, w2_end) = net.offsets();
+    let mut us = vec![0.0f32; h];
+    let mut them = vec![0.0f32; h];
+    let mut d_us = vec![0.0f32; h];
+    let mut d_them = vec![0.0f32; h];
+    let mut loss = 0.0f64;
+    for &i in samples {
+        let s = data.get(i);
+        let out = net.forward(&s, &mut us, &mut them);
+        let p = sigmoid(out);
+        let err = p - target(&s, lambda);
+        loss += (err * err) as f64;
+        let g = 2.0 * err * p * (1.0 - p);
+        grad[w2_end] += g;
+        let (w_us, w_them) = net.params[b1_end..w2_end].split_at(h);
+        for k in 0..h {
+            let (x, y) = (us[k], them[k]);
+            let (a, b) = (x.clamp(0.0, 1.0), y.clamp(0.0, 1.0));
+            grad[b1_end + k] += g * a * a;
+            grad[b1_end + h + k] += g * b * b;
+            d_us[k] = if x > 0.0 && x < 1.0 {
+                g * w_us[k] * 2.0 * x
+            } else {
+                0.0
+            };
+            d_them[k] = if y > 0.0 && y < 1.0 {
+                g * w_them[k] * 2.0 * y
+            } else {
+                0.0
+            };
+            grad[w1_end + k] += d_us[k] + d_them[k];
+        }
+        let (f_us, f_them): (Vec<u16>, Vec<u16>) = match s.stm {
+            Color::Red => (
+                s.red.to_vec(),
+                s.red.iter().map(|&f| black_feature(f)).collect(),
+            ),
+            Color::Black => (
+                s.red.iter().map(|&f| black_feature(f)).collect(),
+                s.red.to_vec(),
+            ),
+        };
+        for (feats, d) in [(&f_us, &d_us), (&f_them, &d_them)] {
+            for &f in feats {
+                let col = &mut grad[f as usize * h..(f as usize + 1) * h];
+                for (c, dv) in col.iter_mut().zip(d.iter()) {
+                    *c += dv;
+                }
+            }
+        }
+    }
+    loss
+}
+
+/// The mean loss over a dataset (validation), on all threads.
+pub fn mean_loss(net: &FloatNet, data: &Dataset, lambda: f32, threads: usize) -> f64 {
+    if data.is_empty() {
+        return f64::NAN;
+    }
+    let idx: Vec<usize> = (0..data.len()).collect();
+    let per = idx.len().div_ceil(threads.max(1));
+    let total: f64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = idx
+            .chunks(per)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut us = vec![0.0; net.hidden];
+                    let mut them = vec![0.0; net.hidden];
+                    part.iter()
+                        .map(|&i| {
+                            let s = data.get(i);
+                            let e =
+                                sigmoid(net.forward(&s, &mut us, &mut them)) - target(&s, lambda);
+                            (e * e) as f64
+                        })
+                        .sum::<f64>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(f64::NAN))
+            .sum()
+    });
+    total / data.len() as f64
+}
+
+/// The learning rate of an epoch (0-based): `lr`, cut to 30% at 60% of the
+/// epochs and to 9% at 85%.
+fn epoch_lr(cfg: &Config, epoch: usize) -> f32 {
+    let at = (epoch as f32 + 0.5) / cfg.epochs as f32;
+    cfg.lr
+        * if at > 0.85 {
+            0.09
+        } else if at > 0.6 {
+            0.3
+        } else {
+            1.0
+        }
+}
+
+/// Trains from scratch or from a checkpoint, writing a checkpoint and the
+/// quantised net after every epoch. Returns the trained net.
+pub fn train(
+    cfg: &Config,
+    data: &Dataset,
+    valid: &Dataset,
+    resume: Option<&Path>,
+) -> Result<FloatNet> {
+    if data.is_empty() {
+        bail!("no training positions");
+    }
+    std::fs::create_dir_all(&cfg.out)
+        .with_context(|| format!("cannot create {}", cfg.out.display()))?;
+    let (mut net, mut adam, first_epoch) = match resume {
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let (net, adam, epoch) =
+                FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))?;
+            if net.hidden != cfg.hidden {
+                bail!(
+                    "checkpoint has {} hidden neurons, --hidden says {}",
+                    net.hidden,
+                    cfg.hidden
+                );
+            }
+            eprintln!(
+                "train: resuming after epoch {epoch} from {}",
+                path.display()
+            );
+            (net, adam, epoch)
+        }
+        None => {
+            let net = FloatNet::random(cfg.hidden, cfg.seed);
+            let n = net.params.len();
+            (net, Adam::new(n), 0)
+        }
+    };
+    let n = net.params.len();
+    let mut parts_grad: Vec<Vec<f32>> = vec![vec![0.0; n]; PARTS];
+    let mut grad = vec![0.0f32; n];
+    for epoch in first_epoch..cfg.epochs {
+        let lr = epoch_lr(cfg, epoch);
+        let mut order: Vec<usize> = (0..data.len()).collect();
+        order.shuffle(&mut StdRng::seed_from_u64(
+            cfg.seed ^ (epoch as u64 + 1).wrapping_mul(0x9e37_79b9),
+        ));
+        let bar = ProgressBar::new(data.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template(&format!(
+                "epoch {}/{} [{{bar:30}}] {{pos}}/{{len}} {{per_sec}} eta {{eta}} {{msg}}",
+                epoch + 1,
+                cfg.epochs
+            ))
+            .context("progress bar template")?
+            .progress_chars("=> "),
+        );
+        let started = Instant::now();
+        let mut epoch_loss = 0.0f64;
+        for batch in order.chunks(cfg.batch) {
+            let per = batch.len().div_ceil(PARTS);
+            let per_thread = PARTS.div_ceil(cfg.threads.max(1));
+            let net_ref = &net;
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = parts_grad
+                    .chunks_mut(per_thread)
+                    .enumerate()
+                    .map(|(t, grads)| {
+                        scope.spawn(move || {
+                            grads
+                                .iter_mut()
+                                .enumerate()
+                                .map(|(k, g)| {
+                                    g.iter_mut().for_each(|x| *x = 0.0);
+                                    let part = t * per_thread + k;
+                                    let lo = (part * per).min(batch.len());
+                                    let hi = ((part + 1) * per).min(batch.len());
+                                    accumulate(net_ref, data, &batch[lo..hi], cfg.lambda, g)
+                                })
+                                .collect::<Vec<f64>>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_default())
+                    .collect()
+            });
+            epoch_loss += losses.iter().sum::<f64>();
+            let scale = 1.0 / batch.len() as f32;
+            for (i, g) in grad.iter_mut().enumerate() {
+                *g = parts_grad.iter().map(|p| p[i]).sum::<f32>() * scale;
+            }
+            adam.step(&mut net.params, &grad, lr);
+            bar.inc(batch.len() as u64);
+        }
+        bar.finish_and_clear();
+        let secs = started.elapsed().as_secs_f64();
+        let train_loss = epoch_loss / data.len() as f64;
+        let valid_loss = mean_loss(&net, valid, cfg.lambda, cfg.threads);
+        eprintln!(
+            "train: epoch {}/{}: lr {lr:.5}, train loss {train_loss:.6}, validation loss {valid_loss:.6}, {:.0} positions/s",
+            epoch + 1,
+            cfg.epochs,
+            data.len() as f64 / secs
+        );
+        let ck = cfg.out.join(format!("checkpoint-{:03}.ck", epoch + 1));
+        std::fs::write(&ck, net.checkpoint_bytes(&adam, epoch + 1))
+            .with_context(|| format!("cannot write {}", ck.display()))?;
+        if net.hidden == nnue::HIDDEN {
+            let q = net.quantise()?;
+            let path = cfg.out.join(format!("epoch-{:03}.nnue", epoch + 1));
+            std::fs::write(&path, q.to_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
+    Ok(net)
+}

@@ -1,0 +1,353 @@
+//! The network evaluation (NNUE): an efficiently updatable network.
+//!
+//! Architecture: per perspective (Red's and Black's), 1,260 sparse inputs
+//! (piece kind × own/enemy × square, the board seen from that side) feed a
+//! hidden layer of `HIDDEN` neurons whose sums (the accumulator) are kept
+//! incrementally: a move subtracts and adds a few weight columns instead of
+//! recomputing. The two accumulators, the side to move's first, go through a
+//! squared clipped ReLU into one output neuron.
+//!
+//! Numbers are quantised: the hidden layer's weights and sums are i16 scaled
+//! by `QA`, the output weights by `QB`; the output times `SCALE` is in
+//! centipawns.
+//!
+//! The net file format (all little-endian):
+//!
+//! ```text
+//! 4   magic "CXNN"
+//! 2   version (1)
+//! 2   flags (0)
+//! 2   inputs (1260)      2  hidden      2  QA      2  QB      2  SCALE
+//! 2   reserved (0)
+//! 2 × inputs × hidden    hidden weights, one column of `hidden` per input
+//! 2 × hidden             hidden biases
+//! 2 × 2 × hidden         output weights (side to move's half first)
+//! 4                      output bias (i32)
+//! 8                      FNV-1a 64 hash of everything before it
+//! ```
+//!
+//! The committed net's file name carries the first 12 hex digits of its hash.
+
+use std::fmt;
+use xiangqi::{Color, MoveChange, Piece, Position, Square};
+
+/// Inputs per perspective: 2 sides × 7 kinds × 90 squares.
+pub const INPUTS: usize = 2 * 7 * 90;
+/// Hidden neurons per perspective.
+pub const HIDDEN: usize = 256;
+/// Quantisation of the hidden layer (its activation clips at `QA`).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the output: the output is a logit of the side to
+/// move's expected score, and 160 is the scale of Chariot's centipawns (the
+/// tuned evaluation's fit: 1 / (1 + 10^(-K·e/400)) with K = 1.082), so the
+/// search's margins keep their meaning.
+pub const SCALE: i32 = 160;
+/// Largest output weight: keeps every product in the output sum in range.
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+
+const MAGIC: [u8; 4] = *b"CXNN";
+const VERSION: u16 = 1;
+const HEADER_LEN: usize = 20;
+
+/// The bytes of a net file for this build's architecture.
+pub const FILE_LEN: usize = HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
+
+/// The input index of `piece` on `sq`, seen from `perspective`: Black sees
+/// the board turned around (ranks flipped) and its own pieces as "own".
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let (sq, own) = match perspective {
+        Color::Red => (sq, piece.color() == Color::Red),
+        Color::Black => (sq.flip_rank(), piece.color() == Color::Black),
+    };
+    ((usize::from(!own) * 7 + piece.kind().index()) * 90) + sq.index()
+}
+
+/// The active inputs of a position from one perspective.
+pub fn active_features(pos: &Position, perspective: Color) -> Vec<usize> {
+    pos.occupied()
+        .into_iter()
+        .map(|sq| feature(perspective, pos.piece_at(sq), sq))
+        .collect()
+}
+
+/// Why a net file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    Size {
+        got: usize,
+        want: usize,
+    },
+    Magic,
+    Version(u16),
+    Shape {
+        inputs: u16,
+        hidden: u16,
+    },
+    Quantisation,
+    /// An output weight beyond ±`MAX_OUTPUT_WEIGHT`.
+    Range,
+    Hash {
+        stored: u64,
+        computed: u64,
+    },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Size { got, want } => {
+                write!(f, "net file has {got} bytes; this build's net has {want}")
+            }
+            NetError::Magic => f.write_str("not a Chariot net file (bad magic)"),
+            NetError::Version(v) => write!(f, "net file format version {v} is not supported"),
+            NetError::Shape { inputs, hidden } => write!(
+                f,
+                "net is {inputs} inputs × {hidden} hidden; this build takes {INPUTS} × {HIDDEN}"
+            ),
+            NetError::Quantisation => {
+                f.write_str("net file's quantisation differs from this build's")
+            }
+            NetError::Range => write!(f, "net file has output weights beyond ±{MAX_OUTPUT_WEIGHT}"),
+            NetError::Hash { stored, computed } => write!(
+                f,
+                "net file is corrupt: hash {computed:016x}, file says {stored:016x}"
+            ),
+        }
+    }
+}
+
+/// FNV-1a, 64 bits: the net file's checksum.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A quantised network.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// `INPUTS` columns of `HIDDEN` weights.
+    pub hidden_weights: Vec<i16>,
+    pub hidden_bias: Vec<i16>,
+    /// The side to move's `HIDDEN` weights, then the other side's.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network({INPUTS}x{HIDDEN}, hash {:016x})",
+            fnv1a(&self.to_bytes())
+        )
+    }
+}
+
+impl Network {
+    /// Reads a net file, checking its magic, size, shape and hash.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() >= 4 && bytes[..4] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        if bytes.len() != FILE_LEN {
+            return Err(NetError::Size {
+                got: bytes.len(),
+                want: FILE_LEN,
+            });
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let version = u16_at(4);
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        let (inputs, hidden) = (u16_at(8), u16_at(10));
+        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+            return Err(NetError::Shape { inputs, hidden });
+        }
+        if (u16_at(12), u16_at(14), u16_at(16)) != (QA as u16, QB as u16, SCALE as u16) {
+            return Err(NetError::Quantisation);
+        }
+        let body = FILE_LEN - 8;
+        let mut stored = [0u8; 8];
+        stored.copy_from_slice(&bytes[body..]);
+        let stored = u64::from_le_bytes(stored);
+        let computed = fnv1a(&bytes[..body]);
+        if stored != computed {
+            return Err(NetError::Hash { stored, computed });
+        }
+        let mut at = HEADER_LEN;
+        let mut take = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let hidden_weights = take(INPUTS * HIDDEN);
+        let hidden_bias = take(HIDDEN);
+        let output_weights = take(2 * HIDDEN);
+        let output_bias = i32::from_le_bytes([
+            bytes[body - 4],
+            bytes[body - 3],
+            bytes[body - 2],
+            bytes[body - 1],
+        ]);
+        if output_weights.iter().any(|w| w.abs() > MAX_OUTPUT_WEIGHT) {
+            return Err(NetError::Range);
+        }
+        Ok(Network {
+            hidden_weights,
+            hidden_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// The net file's bytes, hash included.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(FILE_LEN);
+        b.extend_from_slice(&MAGIC);
+        for v in [
+            VERSION,
+            0,
+            INPUTS as u16,
+            HIDDEN as u16,
+            QA as u16,
+            QB as u16,
+            SCALE as u16,
+            0,
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self
+            .hidden_weights
+            .iter()
+            .chain(&self.hidden_bias)
+            .chain(&self.output_weights)
+        {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.output_bias.to_le_bytes());
+        let hash = fnv1a(&b);
+        b.extend_from_slice(&hash.to_le_bytes());
+        b
+    }
+
+    /// The net's hash, as its file name shows it.
+    pub fn hash(&self) -> u64 {
+        fnv1a(&self.to_bytes()[..FILE_LEN - 8])
+    }
+
+    #[inline(always)]
+    fn column(&self, f: usize) -> &[i16; HIDDEN] {
+        self.hidden_weights[f * HIDDEN..(f + 1) * HIDDEN]
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("columns are HIDDEN long"))
+    }
+
+    /// The accumulators of `pos`, computed afresh.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator {
+            sums: [[0; HIDDEN]; 2],
+        };
+        for c in Color::ALL {
+            let sums = &mut acc.sums[c.index()];
+            sums.copy_from_slice(&self.hidden_bias);
+            for f in active_features(pos, c) {
+                add(sums, self.column(f));
+            }
+        }
+        acc
+    }
+
+    /// Updates accumulators with what a move changed.
+    #[inline]
+    pub fn update(&self, acc: &mut Accumulator, change: &MoveChange) {
+        for c in Color::ALL {
+            let sums = &mut acc.sums[c.index()];
+            let from = self.column(feature(c, change.piece, change.from));
+            let to = self.column(feature(c, change.piece, change.to));
+            if change.captured.is_some() {
+                let gone = self.column(feature(c, change.captured, change.to));
+                sub_add_sub(sums, from, to, gone);
+            } else {
+                sub_add(sums, from, to);
+            }
+        }
+    }
+
+    /// The evaluation for the side to move, in centipawns.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let (us, them) = (&acc.sums[side.index()], &acc.sums[side.flip().index()]);
+        let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
+        let sum = output_sum(us, w_us) + output_sum(them, w_them);
+        ((sum / QA as i64 + self.output_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+/// The hidden layer's sums from both perspectives (Red's, Black's).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Accumulator {
+    pub sums: [[i16; HIDDEN]; 2],
+}
+
+impl fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Accumulator({:?}…)", &self.sums[0][..4])
+    }
+}
+
+#[inline(always)]
+fn add(sums: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
+    for (s, w) in sums.iter_mut().zip(w) {
+        *s = s.wrapping_add(*w);
+    }
+}
+
+#[inline(always)]
+fn sub_add(sums: &mut [i16; HIDDEN], sub: &[i16; HIDDEN], add: &[i16; HIDDEN]) {
+    for i in 0..HIDDEN {
+        sums[i] = sums[i].wrapping_sub(sub[i]).wrapping_add(add[i]);
+    }
+}
+
+#[inline(always)]
+fn sub_add_sub(sums: &mut [i16; HIDDEN], a: &[i16; HIDDEN], b: &[i16; HIDDEN], c: &[i16; HIDDEN]) {
+    for i in 0..HIDDEN {
+        sums[i] = sums[i]
+            .wrapping_sub(a[i])
+            .wrapping_add(b[i])
+            .wrapping_sub(c[i]);
+    }
+}
+
+/// Σ screlu(sum) × weight over one perspective, where screlu(x) =
+/// clamp(x, 0, QA)²; in units of QA² × QB.
+#[inline(always)]
+fn output_sum(sums: &[i16; HIDDEN], weights: &[i16]) -> i64 {
+    screlu_dot_portable(sums, weights)
+}
+
+/// The portable form: i32 lanes over chunks of 16, summed into i64. Each
+/// product clamp(x)·w fits i16 (|w| ≤ 127), and each lane adds at most
+/// HIDDEN / 16 terms of at most 255 · 32,385, so nothing overflows.
+#[inline(always)]
+fn screlu_dot_portable(sums: &[i16; HIDDEN], weights: &[i16]) -> i64 {
+    let mut lanes = [0i32; 16];
+    for (s, w) in sums.chunks_exact(16).zip(weights.chunks_exact(16)) {
+        for l in 0..16 {
+            let x = i32::from(s[l]).clamp(0, QA);
+            lanes[l] += x * x * i32::from(w[l]);
+        }
+    }
+    lanes.iter().map(|&l| l as i64).sum()
+}
