@@ -2,6 +2,13 @@
 //! superiority as cutechess computes them, pentanomial statistics over game
 //! pairs as fastchess keeps them, and the SPRT.
 //!
+//! Elo estimates never hold an infinite or NaN figure: where the usual
+//! interval breaks down (no games, a perfect or a zero score, too few games
+//! for the score, no spread at all) the estimate says so in words; see
+//! `EloEstimate`. The report uses the pentanomial estimate when game pairs
+//! exist (the two games of an opening are correlated, and pairs are the
+//! independent samples) and the trinomial one otherwise.
+//!
 //! The SPRT is the generalised SPRT (GSPRT) in the logistic-Elo model, with
 //! no BayesElo draw model: H0 "the expected score is `s0`" against H1 "it is
 //! `s1`", `s0`/`s1` being the scores `elo0`/`elo1` imply. Its log-likelihood
@@ -111,42 +118,190 @@ pub struct Wdl {
     pub losses: u32,
 }
 
-/// An Elo estimate and the half-width of its 95% interval; either may be
-/// infinite (a perfect or a zero score) or NaN (no games).
+/// The samples an estimate or an SPRT counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Model {
+    /// Game pairs (the two games of an opening, colours swapped), scored
+    /// 0, ¼, ½, ¾ or 1 each.
+    Pentanomial,
+    /// Single games, scored 0, ½ or 1 each.
+    Trinomial,
+}
+
+/// The SPRT's choice of samples (`--sprt … model=penta|tri`).
+pub type SprtModel = Model;
+
+/// The probability a two-sided 95% interval leaves out on each side.
+const TAIL: f64 = 0.025;
+
+/// What the results say about the Elo difference: an estimate with a finite
+/// 95% interval, or the reason there is none, which `Display` puts in words
+/// short enough for the table's column ("games" become "pairs" for the
+/// pentanomial estimate):
+///
+/// - ordinary: `+70.4 ± 70.6`;
+/// - no samples: `no games`;
+/// - one sample, or the normal interval of the score reaching 0% or 100%
+///   (few games, or few losses or wins for the score): `+88.7 (too few
+///   games)`;
+/// - every sample alike, neither won nor lost, so no spread to measure:
+///   `+0.0 (all draws)`, `+190.8 (all pairs WD)`;
+/// - a perfect score: `> +570 (no losses)`, the lower end of the exact 95%
+///   interval, or `no losses yet` while that end is below 0 (under 6
+///   samples); a zero score: `< -570 (no wins)` or `no wins yet`.
+///
+/// Nothing infinite or NaN is ever printed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EloEstimate {
-    pub elo: f64,
-    pub margin: f64,
+    /// Single games or game pairs.
+    pub model: Model,
+    /// How many games or pairs it is from.
+    pub samples: u32,
+    pub kind: EloKind,
+}
+
+/// See `EloEstimate`. Every number in it is finite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EloKind {
+    /// The Elo difference and the half-width of its 95% interval.
+    Interval { elo: f64, margin: f64 },
+    /// An Elo difference without an interval: a single sample, or so few
+    /// for the score that the normal 95% interval of the score reaches 0 or
+    /// 1 (an infinite Elo): more games, not better formulas, are the cure.
+    TooFew { elo: f64 },
+    /// Every sample scored the same, strictly between 0 and 1 (all games
+    /// drawn; all pairs LD, all DD+WL or all WD): the variance is zero, and
+    /// a "± 0.0" would claim a certainty the games do not give.
+    NoSpread { elo: f64 },
+    /// Every sample won: the Elo has no finite estimate. `bound` is the
+    /// lower end of the exact 95% interval (see `perfect_score_bound`).
+    NoLosses { bound: f64 },
+    /// Every sample lost; `bound` is the upper end of the 95% interval.
+    NoWins { bound: f64 },
+    /// No samples at all.
+    Empty,
+}
+
+/// The Elo the exact 95% interval of a perfect score over `n` samples
+/// starts at. A sample is a score in [0, 1], so one with mean `μ` is 1 with
+/// probability at most `μ`, and `n` of them are all 1 with probability at
+/// most `μⁿ`; `μⁿ ≥ 0.025` gives `μ ≥ 0.025^(1/n)`. On wins and losses alone
+/// this is the Clopper–Pearson interval. It is above 0 Elo from 6 samples
+/// on (+28), +140 at 10, +570 at 100.
+pub fn perfect_score_bound(n: u32) -> f64 {
+    elo_from_score(TAIL.powf(1.0 / f64::from(n.max(1))))
+}
+
+impl EloEstimate {
+    /// The Elo difference, when it is finite.
+    pub fn elo(&self) -> Option<f64> {
+        match self.kind {
+            EloKind::Interval { elo, .. } | EloKind::TooFew { elo } | EloKind::NoSpread { elo } => {
+                Some(elo)
+            }
+            _ => None,
+        }
+    }
+
+    /// The half-width of the 95% interval, when there is one.
+    pub fn margin(&self) -> Option<f64> {
+        match self.kind {
+            EloKind::Interval { margin, .. } => Some(margin),
+            _ => None,
+        }
+    }
+
+    fn unit(&self) -> &'static str {
+        match self.model {
+            Model::Trinomial => "games",
+            Model::Pentanomial => "pairs",
+        }
+    }
 }
 
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let num = |x: f64, sign: bool| -> String {
-            if x.is_nan() {
-                "-".to_string()
-            } else if x.is_infinite() {
-                if x > 0.0 { "+inf" } else { "-inf" }.to_string()
-            } else if sign {
-                format!("{x:+.1}")
-            } else {
-                format!("{x:.1}")
+        let text = match self.kind {
+            EloKind::Interval { elo, margin } => format!("{elo:+.1} ± {margin:.1}"),
+            EloKind::TooFew { elo } => format!("{elo:+.1} (too few {})", self.unit()),
+            EloKind::NoSpread { elo } => {
+                let what = match self.model {
+                    Model::Trinomial => "all draws",
+                    // Pairs scoring ½, 1 or 1½ of 2 points.
+                    Model::Pentanomial => match (score_from_elo(elo) * 4.0).round() as i32 {
+                        1 => "all pairs LD",
+                        2 => "all pairs DD+WL",
+                        _ => "all pairs WD",
+                    },
+                };
+                format!("{elo:+.1} ({what})")
             }
+            // A bound that says nothing about which side is stronger (fewer
+            // than 6 samples) is left out.
+            EloKind::NoLosses { bound } if bound.round() > 0.0 => {
+                format!("> {bound:+.0} (no losses)")
+            }
+            EloKind::NoLosses { .. } => "no losses yet".to_string(),
+            EloKind::NoWins { bound } if bound.round() < 0.0 => {
+                format!("< {bound:+.0} (no wins)")
+            }
+            EloKind::NoWins { .. } => "no wins yet".to_string(),
+            EloKind::Empty => format!("no {}", self.unit()),
         };
-        write!(f, "{} ± {}", num(self.elo, true), num(self.margin, false))
+        f.pad(&text)
     }
 }
 
-/// Elo and its 95% interval from samples with scores `xs` seen `counts`
-/// times: the interval of the mean score mapped through the Elo curve, half
-/// its width taken as the margin (cutechess's method).
-fn estimate(xs: &[f64], counts: &[u32]) -> EloEstimate {
-    let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
-    if n == 0.0 {
-        return EloEstimate {
-            elo: f64::NAN,
-            margin: f64::NAN,
+/// Elo and its 95% interval from samples with scores `xs` (0 and 1 among
+/// them) seen `counts` times. The interval is cutechess's and fastchess's:
+/// the normal interval of the mean score, `mean ± 1.96·sd/√n` (the variance
+/// over `n`, not `n − 1`), mapped through the Elo curve, half its width taken
+/// as the margin. Where that cannot give a finite interval the estimate says
+/// why (see `EloKind`) instead of printing an infinite or a zero margin.
+/// Nothing is regularised here (no fraction of a draw or a pair is added):
+/// the interval of all draws, or the Elo of a perfect score, would then be
+/// the pseudo-count's figure and not the games'. The SPRT's 0.001 per empty
+/// class, by contrast, only keeps its logarithms finite.
+fn estimate(model: Model, xs: &[f64], counts: &[u32]) -> EloEstimate {
+    let samples = counts.iter().fold(0u32, |n, &c| n.saturating_add(c));
+    let kind = estimate_kind(samples, xs, counts);
+    EloEstimate {
+        model,
+        samples,
+        kind,
+    }
+}
+
+fn estimate_kind(samples: u32, xs: &[f64], counts: &[u32]) -> EloKind {
+    if samples == 0 {
+        return EloKind::Empty;
+    }
+    let seen: Vec<f64> = xs
+        .iter()
+        .zip(counts)
+        .filter(|(_, &c)| c > 0)
+        .map(|(&x, _)| x)
+        .collect();
+    if let [only] = seen[..] {
+        return if only >= 1.0 {
+            EloKind::NoLosses {
+                bound: perfect_score_bound(samples),
+            }
+        } else if only <= 0.0 {
+            EloKind::NoWins {
+                bound: -perfect_score_bound(samples),
+            }
+        } else if samples < 2 {
+            EloKind::TooFew {
+                elo: elo_from_score(only),
+            }
+        } else {
+            EloKind::NoSpread {
+                elo: elo_from_score(only),
+            }
         };
     }
+    let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
     let mean = xs
         .iter()
         .zip(counts)
@@ -161,12 +316,16 @@ fn estimate(xs: &[f64], counts: &[u32]) -> EloEstimate {
         / n;
     let sd = (var / n).sqrt();
     let elo = elo_from_score(mean);
-    let lo = (mean - Z_975 * sd).max(0.0);
-    let hi = (mean + Z_975 * sd).min(1.0);
-    EloEstimate {
-        elo,
-        margin: (elo_from_score(hi) - elo_from_score(lo)) / 2.0,
+    let (lo, hi) = (mean - Z_975 * sd, mean + Z_975 * sd);
+    if !(lo > 0.0 && hi < 1.0) {
+        return EloKind::TooFew { elo };
     }
+    let margin = (elo_from_score(hi) - elo_from_score(lo)) / 2.0;
+    if !(elo.is_finite() && margin.is_finite()) {
+        // Not reached: 0 < lo < mean < hi < 1.
+        return EloKind::TooFew { elo };
+    }
+    EloKind::Interval { elo, margin }
 }
 
 impl Wdl {
@@ -189,9 +348,13 @@ impl Wdl {
         }
     }
 
-    /// Elo ± 95% interval (cutechess).
+    /// Elo ± 95% interval from single games (cutechess).
     pub fn elo(&self) -> EloEstimate {
-        estimate(&[1.0, 0.5, 0.0], &[self.wins, self.draws, self.losses])
+        estimate(
+            Model::Trinomial,
+            &[1.0, 0.5, 0.0],
+            &[self.wins, self.draws, self.losses],
+        )
     }
 
     /// Likelihood of superiority: the probability that this side is the
@@ -233,17 +396,8 @@ impl Penta {
 
     /// Elo ± 95% interval from pair scores (fastchess's pentanomial figures).
     pub fn elo(&self) -> EloEstimate {
-        estimate(&[0.0, 0.25, 0.5, 0.75, 1.0], &self.0)
+        estimate(Model::Pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], &self.0)
     }
-}
-
-/// Which samples the SPRT counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtModel {
-    /// Game pairs.
-    Pentanomial,
-    /// Single games.
-    Trinomial,
 }
 
 /// An SPRT: H0 `elo ≤ elo0` against H1 `elo ≥ elo1`.
@@ -395,18 +549,105 @@ mod tests {
     fn elo_intervals_like_cutechess() {
         // 60 wins, 40 losses: mean 0.6, variance 0.24, sd 0.04899.
         let e = wdl(60, 0, 40).elo();
-        assert!(close(e.elo, 70.436_504, 1e-4));
-        assert!(close(e.margin, 70.571_180, 1e-3), "{e:?}");
+        assert_eq!((e.model, e.samples), (Model::Trinomial, 100));
+        assert!(close(e.elo().unwrap(), 70.436_504, 1e-4));
+        assert!(close(e.margin().unwrap(), 70.571_180, 1e-3), "{e:?}");
         let e = wdl(30, 40, 30).elo();
-        assert!(close(e.elo, 0.0, 1e-9));
-        assert!(close(e.margin, 53.157_980, 1e-3), "{e:?}");
+        assert!(close(e.elo().unwrap(), 0.0, 1e-9));
+        assert!(close(e.margin().unwrap(), 53.157_980, 1e-3), "{e:?}");
         let e = wdl(45, 30, 25).elo();
-        assert!(close(e.elo, 70.436_504, 1e-4));
-        assert!(close(e.margin, 58.231_091, 1e-3), "{e:?}");
-        assert_eq!(wdl(3, 0, 0).elo().elo, f64::INFINITY);
-        assert!(wdl(0, 0, 0).elo().elo.is_nan());
+        assert!(close(e.elo().unwrap(), 70.436_504, 1e-4));
+        assert!(close(e.margin().unwrap(), 58.231_091, 1e-3), "{e:?}");
         assert_eq!(wdl(60, 0, 40).elo().to_string(), "+70.4 ± 70.6");
-        assert_eq!(wdl(0, 0, 0).elo().to_string(), "- ± -");
+        assert_eq!(wdl(40, 0, 60).elo().to_string(), "-70.4 ± 70.6");
+        // Two wins and two losses: the issue's "± 798.1", a (wide) interval.
+        assert_eq!(wdl(2, 0, 2).elo().to_string(), "+0.0 ± 798.1");
+        // Ten losses in a thousand games are enough for an upper end.
+        assert_eq!(wdl(990, 0, 10).elo().to_string(), "+798.3 ± 126.1");
+        // Padding applies to the whole text (the table's column).
+        assert_eq!(format!("{:>14}", wdl(60, 0, 40).elo()), "  +70.4 ± 70.6");
+    }
+
+    /// Every case without a finite interval, in the words the table prints.
+    #[test]
+    fn elo_edge_cases_in_words() {
+        // No games.
+        let e = wdl(0, 0, 0).elo();
+        assert_eq!((e.kind, e.samples), (EloKind::Empty, 0));
+        assert_eq!((e.elo(), e.margin()), (None, None));
+        assert_eq!(e.to_string(), "no games");
+        // One game.
+        assert_eq!(wdl(1, 0, 0).elo().to_string(), "no losses yet");
+        assert_eq!(wdl(0, 0, 1).elo().to_string(), "no wins yet");
+        let e = wdl(0, 1, 0).elo();
+        assert_eq!(e.kind, EloKind::TooFew { elo: 0.0 });
+        assert_eq!(e.to_string(), "+0.0 (too few games)");
+        // All wins: a bound once it says something (from 6 games).
+        assert_eq!(wdl(5, 0, 0).elo().to_string(), "no losses yet");
+        assert_eq!(wdl(6, 0, 0).elo().to_string(), "> +28 (no losses)");
+        let e = wdl(100, 0, 0).elo();
+        let EloKind::NoLosses { bound } = e.kind else {
+            panic!("{e:?}")
+        };
+        // 0.025^(1/100) = 0.963783, +570.0 Elo.
+        assert!(close(bound, 570.0, 0.1), "{bound}");
+        assert_eq!((e.elo(), e.margin()), (None, None));
+        assert_eq!(e.to_string(), "> +570 (no losses)");
+        // All losses.
+        assert_eq!(wdl(0, 0, 100).elo().to_string(), "< -570 (no wins)");
+        assert_eq!(wdl(0, 0, 3).elo().to_string(), "no wins yet");
+        // All draws: no spread, and no "± 0.0".
+        let e = wdl(0, 50, 0).elo();
+        assert_eq!(e.kind, EloKind::NoSpread { elo: 0.0 });
+        assert_eq!(e.to_string(), "+0.0 (all draws)");
+        assert_eq!(wdl(0, 2, 0).elo().to_string(), "+0.0 (all draws)");
+        // The issue's "+88.7 ± +inf": 2 wins, a draw and a loss.
+        assert_eq!(wdl(2, 1, 1).elo().to_string(), "+88.7 (too few games)");
+        assert_eq!(wdl(1, 0, 1).elo().to_string(), "+0.0 (too few games)");
+        // Lopsided: one loss in a hundred games (the normal interval ends
+        // past 100%), and three; four losses are enough.
+        assert_eq!(wdl(99, 0, 1).elo().to_string(), "+798.3 (too few games)");
+        assert_eq!(wdl(1, 0, 99).elo().to_string(), "-798.3 (too few games)");
+        assert_eq!(wdl(97, 0, 3).elo().to_string(), "+603.9 (too few games)");
+        assert_eq!(wdl(96, 0, 4).elo().to_string(), "+552.1 ± 345.4");
+    }
+
+    /// Whatever the counts, nothing infinite or NaN, and an interval only
+    /// with a finite, positive margin.
+    #[test]
+    fn elo_is_never_infinite_or_nan() {
+        let check = |e: EloEstimate| {
+            let text = e.to_string();
+            assert!(
+                !text.contains("inf") && !text.contains("NaN") && !text.contains(" - "),
+                "{e:?}: {text}"
+            );
+            assert!(e.elo().is_none_or(f64::is_finite), "{e:?}");
+            assert!(e.margin().is_none_or(|m| m.is_finite() && m > 0.0), "{e:?}");
+            match e.kind {
+                EloKind::NoLosses { bound } | EloKind::NoWins { bound } => {
+                    assert!(bound.is_finite(), "{e:?}")
+                }
+                _ => {}
+            }
+        };
+        for w in 0..8 {
+            for d in 0..8 {
+                for l in 0..8 {
+                    check(wdl(w, d, l).elo());
+                }
+            }
+        }
+        for c in 0..4u32.pow(5) {
+            let counts: [u32; 5] = std::array::from_fn(|i| (c / 4u32.pow(i as u32)) % 4);
+            check(Penta(counts).elo());
+        }
+        for n in [1, 10, 1000, 1_000_000, u32::MAX] {
+            check(wdl(n, 0, 0).elo());
+            check(Penta([n, 0, 0, 0, 0]).elo());
+        }
+        check(wdl(u32::MAX, u32::MAX, 1).elo());
+        check(Penta([1, u32::MAX, u32::MAX, u32::MAX, u32::MAX]).elo());
     }
 
     #[test]
@@ -519,10 +760,75 @@ mod tests {
             1e-5
         ));
         let e = Penta([10, 60, 200, 80, 20]).elo();
+        assert_eq!((e.model, e.samples), (Model::Pentanomial, 370));
         assert!(
-            close(e.elo, 18.798_625, 1e-4) && close(e.margin, 14.766_237, 1e-3),
+            close(e.elo().unwrap(), 18.798_625, 1e-4)
+                && close(e.margin().unwrap(), 14.766_237, 1e-3),
             "{e:?}"
         );
+        assert_eq!(e.to_string(), "+18.8 ± 14.8");
+    }
+
+    /// The pentanomial estimate's cases without a finite interval.
+    #[test]
+    fn pentanomial_edge_cases_in_words() {
+        assert_eq!(Penta::default().elo().to_string(), "no pairs");
+        // One pair of each kind.
+        assert_eq!(Penta([1, 0, 0, 0, 0]).elo().to_string(), "no wins yet");
+        assert_eq!(
+            Penta([0, 1, 0, 0, 0]).elo().to_string(),
+            "-190.8 (too few pairs)"
+        );
+        assert_eq!(
+            Penta([0, 0, 1, 0, 0]).elo().to_string(),
+            "+0.0 (too few pairs)"
+        );
+        assert_eq!(
+            Penta([0, 0, 0, 1, 0]).elo().to_string(),
+            "+190.8 (too few pairs)"
+        );
+        assert_eq!(Penta([0, 0, 0, 0, 1]).elo().to_string(), "no losses yet");
+        // Every pair alike: the issue's "± 0.0" (two pairs won once each,
+        // beside the trinomial "± 798.1" of the same four games).
+        let e = Penta([0, 0, 2, 0, 0]).elo();
+        assert_eq!(e.kind, EloKind::NoSpread { elo: 0.0 });
+        assert_eq!(e.to_string(), "+0.0 (all pairs DD+WL)");
+        assert_eq!(
+            Penta([0, 5, 0, 0, 0]).elo().to_string(),
+            "-190.8 (all pairs LD)"
+        );
+        assert_eq!(
+            Penta([0, 0, 0, 7, 0]).elo().to_string(),
+            "+190.8 (all pairs WD)"
+        );
+        // Only won pairs: the bound counts pairs, not games.
+        assert_eq!(Penta([0, 0, 0, 0, 5]).elo().to_string(), "no losses yet");
+        assert_eq!(
+            Penta([0, 0, 0, 0, 10]).elo().to_string(),
+            "> +140 (no losses)"
+        );
+        assert_eq!(
+            Penta([100, 0, 0, 0, 0]).elo().to_string(),
+            "< -570 (no wins)"
+        );
+        // Lopsided: 20 WW, 2 WD and a DD+WL (the interval ends past 100%);
+        // 9 WW and an LD; 57 WW, 30 WD, 10 DD+WL, 2 LD and an LL.
+        assert_eq!(
+            Penta([0, 0, 1, 2, 20]).elo().to_string(),
+            "+537.0 (too few pairs)"
+        );
+        assert_eq!(
+            Penta([0, 1, 0, 0, 9]).elo().to_string(),
+            "+436.4 (too few pairs)"
+        );
+        assert_eq!(
+            Penta([0, 0, 0, 1, 1]).elo().to_string(),
+            "+338.0 (too few pairs)"
+        );
+        let e = Penta([1, 2, 10, 30, 57]).elo();
+        assert!(close(e.elo().unwrap(), 301.331_067, 1e-4), "{e:?}");
+        assert!(close(e.margin().unwrap(), 56.242_483, 1e-3), "{e:?}");
+        assert_eq!(e.to_string(), "+301.3 ± 56.2");
     }
 
     #[test]

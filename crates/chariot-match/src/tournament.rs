@@ -10,9 +10,9 @@ use super::engine::{validate_options, Engine};
 use super::game::{self, GameRecord, Player};
 use super::openings::{self, Opening};
 use super::pgn;
-use super::report::{self, Progress, Standing};
+use super::report::{self, EloBasis, Progress, Standing};
 use super::schedule::{self, Format, GameSpec};
-use super::stats::{Penta, SprtState, Wdl};
+use super::stats::{Model, Penta, SprtState, Wdl};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -129,9 +129,19 @@ impl Tally {
             Color::Black
         };
         let points = game.points(side);
+        let second_of_pairing = if spec.red == first_of_pairing {
+            spec.black
+        } else {
+            spec.red
+        };
         match self.open_pairs.remove(&(spec.pairing, spec.pair)) {
-            Some(other) if spec.pairing == 0 => self.penta.add(other, points),
-            Some(_) => {}
+            Some(other) => {
+                self.standings[first_of_pairing].add_pair(other, points);
+                self.standings[second_of_pairing].add_pair(1.0 - other, 1.0 - points);
+                if spec.pairing == 0 {
+                    self.penta.add(other, points);
+                }
+            }
             None => {
                 self.open_pairs.insert((spec.pairing, spec.pair), points);
             }
@@ -234,6 +244,8 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     let date = pgn::today();
     let mut outcome = Outcome::Completed;
     let mut sprt_result = None;
+    // The Elo of the report is pentanomial unless the SPRT is trinomial.
+    let pairs_wanted = cfg.sprt.is_none_or(|s| s.model == Model::Pentanomial);
 
     std::thread::scope(|scope| {
         let workers = cfg.concurrency.min(games.len()).max(1);
@@ -287,13 +299,14 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
                 record.result(),
                 record.reason
             ));
+            let first_basis = EloBasis::choose(&tally.standings[..1], pairs_wanted);
             let mut message = format!(
                 "{} +{} ={} -{}  Elo {}",
                 names[0],
                 tally.first.wins,
                 tally.first.draws,
                 tally.first.losses,
-                tally.first.elo()
+                tally.standings[0].elo(first_basis.model())
             );
             if let Some(sprt) = cfg.sprt {
                 let llr = sprt.llr_of(&tally.first, &tally.penta);
@@ -326,20 +339,14 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
             tally.done
         )),
     }
-    report::say(&report::table(&names, &tally.standings));
+    let basis = EloBasis::choose(&tally.standings, pairs_wanted);
+    report::say(report::table(&names, &tally.standings, basis).trim_end());
     if players.len() == 2 {
-        let p = tally.penta;
-        report::say(&format!(
-            "{} vs {}: pentanomial [LL LD DD+WL WD WW] = [{} {} {} {} {}] over {} pairs, Elo {}",
-            names[0],
-            names[1],
-            p.0[0],
-            p.0[1],
-            p.0[2],
-            p.0[3],
-            p.0[4],
-            p.pairs(),
-            p.elo()
+        report::say(&report::pairs_line(
+            &names[0],
+            &names[1],
+            &tally.standings[0],
+            basis,
         ));
     }
     if let Some(sprt) = cfg.sprt {
@@ -354,8 +361,8 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
         report::say(&format!(
             "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {llr:.3}, bounds [{lo:.3}, {hi:.3}]: {verdict}",
             match sprt.model {
-                super::stats::SprtModel::Pentanomial => "pentanomial",
-                super::stats::SprtModel::Trinomial => "trinomial",
+                Model::Pentanomial => "pentanomial",
+                Model::Trinomial => "trinomial",
             },
             sprt.elo0,
             sprt.elo1,

@@ -340,6 +340,18 @@ fn chariot_against_chariot_in_both_protocols() {
     assert_eq!(run.stdout.matches("Finished game").count(), 4);
     assert!(run.stdout.contains("Match finished: 4 games"));
     assert!(run.stdout.contains("pentanomial [LL LD DD+WL WD WW]"));
+    // Two complete pairs: the table's Elo is the pentanomial one, and the
+    // pairs line repeats it; nothing infinite or NaN anywhere.
+    assert!(
+        run.stdout
+            .contains("Elo ± 95%: pentanomial, from game pairs with colours swapped\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(", as in the table\n"), "{}", run.stdout);
+    for bad in ["+inf", "-inf", "NaN"] {
+        assert!(!run.stdout.contains(bad), "{}", run.stdout);
+    }
     let games = parse_pgn(&run.pgn);
     assert_eq!(games.len(), 4);
     let mut rounds: Vec<String> = games.iter().map(|g| g.tag("Round").to_string()).collect();
@@ -741,6 +753,19 @@ fn sprt_stops_as_soon_as_it_decides() {
         run.stdout
     );
     assert!(run.stdout.contains("[0 0 0 0 5] over 5 pairs"));
+    // Ten wins: no Elo, and too few pairs for a bound above 0.
+    assert!(
+        run.stdout
+            .contains("[0 0 0 0 5] over 5 pairs: no losses yet, as in the table"),
+        "{}",
+        run.stdout
+    );
+    assert!(row(&run.stdout, "new")
+        .join(" ")
+        .contains("100.0% no losses yet"));
+    assert!(row(&run.stdout, "old")
+        .join(" ")
+        .contains("0.0% no wins yet"));
     assert_eq!(parse_pgn(&run.pgn).len(), 10);
     let _ = std::fs::remove_dir_all(&dir);
 }
