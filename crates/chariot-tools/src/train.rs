@@ -15,7 +15,7 @@
 use crate::dataset::{black_feature, Dataset, Sample};
 use anyhow::{bail, Context, Result};
 use chariot::nnue::{self, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
-use chariot::xiangqi::Color;
+use chariot::xiangqi::{Color, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -123,12 +123,22 @@ impl FloatNet {
         out
     }
 
-    /// The evaluation of a position in centipawns (for checks against the
-    /// quantised net).
-    pub fn evaluate(&self, s: &Sample) -> f32 {
+    /// The evaluation of a position for the side to move, in centipawns
+    /// (for checks against the quantised net).
+    pub fn evaluate(&self, pos: &Position) -> f32 {
+        let red: Vec<u16> = nnue::active_features(pos, Color::Red)
+            .into_iter()
+            .map(|f| f as u16)
+            .collect();
+        let s = Sample {
+            red: &red,
+            stm: pos.side_to_move(),
+            score: 0,
+            result: 0.5,
+        };
         let mut us = vec![0.0; self.hidden];
         let mut them = vec![0.0; self.hidden];
-        self.forward(s, &mut us, &mut them) * SCALE as f32
+        self.forward(&s, &mut us, &mut them) * SCALE as f32
     }
 
     /// The quantised net of the engine (`hidden` must be the engine's).

@@ -1,0 +1,88 @@
+//! The trainer: deterministic for a seed whatever the thread count, a
+//! resumed run equal to an uninterrupted one, the loss going down, and the
+//! quantised net agreeing with the float net within a stated tolerance.
+
+use chariot::nnue::HIDDEN;
+use chariot::xiangqi::Position;
+use chariot_tools::datagen::{self, Config as GenConfig};
+use chariot_tools::dataset;
+use chariot_tools::train::{self, mean_loss, Config};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+/// Quantisation error allowed, in centipawns: weights are rounded to 1/255
+/// (hidden) and 1/64 (output), and the output is cut to whole units.
+const TOLERANCE_CP: f32 = 12.0;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-train-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn config(out: PathBuf, epochs: usize, threads: usize) -> Config {
+    Config {
+        hidden: HIDDEN,
+        epochs,
+        batch: 256,
+        lr: 0.01,
+        lambda: 0.75,
+        seed: 5,
+        threads,
+        out,
+    }
+}
+
+#[test]
+fn training_is_deterministic_resumable_and_quantises_faithfully() {
+    let dir = scratch("all");
+    let data = dir.join("games.cxgd");
+    let gen = GenConfig {
+        games: 24,
+        nodes: 60,
+        seed: 9,
+        threads: 2,
+        shard: (1, 1),
+        random_plies: (4, 10),
+        out: data.clone(),
+    };
+    datagen::generate(&gen, &AtomicBool::new(false)).unwrap();
+    let (train_set, valid, report) = dataset::load(&[&data]).unwrap();
+    assert_eq!(report.games, 24);
+    assert!(train_set.len() > 500 && !valid.is_empty());
+
+    let a = train::train(&config(dir.join("a"), 3, 1), &train_set, &valid, None).unwrap();
+    let b = train::train(&config(dir.join("b"), 3, 2), &train_set, &valid, None).unwrap();
+    assert!(a == b, "one thread and two trained different nets");
+    // Resumed from the checkpoint after its second epoch, the run ends
+    // with the same net.
+    let ck = dir.join("a").join("checkpoint-002.ck");
+    let c = train::train(&config(dir.join("c"), 3, 2), &train_set, &valid, Some(&ck)).unwrap();
+    assert!(a == c, "a resumed run differs from an uninterrupted one");
+    // Learning happened.
+    let untrained = train::FloatNet::random(HIDDEN, 5);
+    assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
+
+    // The quantised net, read back from its file, agrees with the float net.
+    let bytes = std::fs::read(dir.join("a").join("epoch-003.nnue")).unwrap();
+    let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+    let mut worst = 0.0f32;
+    let mut pos = Position::startpos();
+    for i in 0..200 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let fl = a.evaluate(&pos);
+        let qu = q.evaluate(&q.refresh(&pos), pos.side_to_move()) as f32;
+        worst = worst.max((fl - qu).abs());
+        pos.make_move(moves[(i * 7) % moves.len()]);
+    }
+    assert!(
+        worst <= TOLERANCE_CP,
+        "quantised and float nets differ by {worst} cp"
+    );
+    eprintln!("largest quantisation difference: {worst:.2} cp");
+    let _ = std::fs::remove_dir_all(&dir);
+}

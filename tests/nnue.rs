@@ -1,0 +1,122 @@
+//! The network evaluation: the net file format (round trip, every kind of
+//! corruption refused with a reason, never a panic), and accumulators kept
+//! incrementally over random playouts always equal to a fresh computation.
+
+mod common;
+
+use chariot::nnue::{self, Accumulator, NetError, Network, FILE_LEN, HIDDEN, INPUTS};
+use common::random_position;
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use xiangqi::{Color, Position};
+
+/// A random network with weights of a trained net's size.
+fn random_net(seed: u64) -> Network {
+    let mut rng = StdRng::seed_from_u64(seed);
+    Network {
+        hidden_weights: (0..INPUTS * HIDDEN)
+            .map(|_| rng.random_range(-120..=120))
+            .collect(),
+        hidden_bias: (0..HIDDEN).map(|_| rng.random_range(-200..=200)).collect(),
+        output_weights: (0..2 * HIDDEN)
+            .map(|_| rng.random_range(-nnue::MAX_OUTPUT_WEIGHT..=nnue::MAX_OUTPUT_WEIGHT))
+            .collect(),
+        output_bias: rng.random_range(-50_000..=50_000),
+    }
+}
+
+#[test]
+fn net_files_round_trip() {
+    let net = random_net(1);
+    let bytes = net.to_bytes();
+    assert_eq!(bytes.len(), FILE_LEN);
+    assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+    assert_eq!(
+        u64::from_le_bytes(bytes[FILE_LEN - 8..].try_into().unwrap()),
+        net.hash()
+    );
+}
+
+#[test]
+fn corrupt_net_files_are_refused_with_a_reason() {
+    let bytes = random_net(2).to_bytes();
+    // A flipped byte anywhere is caught.
+    let mut rng = StdRng::seed_from_u64(3);
+    for _ in 0..200 {
+        let mut bad = bytes.clone();
+        let at = rng.random_range(0..bad.len());
+        bad[at] ^= 1 << rng.random_range(0..8);
+        assert!(Network::from_bytes(&bad).is_err(), "flip at {at} accepted");
+    }
+    let mut bad = bytes.clone();
+    bad[0] = b'X';
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Magic));
+    assert!(matches!(
+        Network::from_bytes(&bytes[..bytes.len() - 1]),
+        Err(NetError::Size { .. })
+    ));
+    // A well-formed file of another shape.
+    let mut other = bytes.clone();
+    other[10..12].copy_from_slice(&512u16.to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&other),
+        Err(NetError::Shape { hidden: 512, .. })
+    ));
+    // Output weights out of range, with a valid hash.
+    let mut wild = random_net(4);
+    wild.output_weights[7] = 1000;
+    assert_eq!(Network::from_bytes(&wild.to_bytes()), Err(NetError::Range));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, rng_seed: proptest::test_runner::RngSeed::Fixed(9), ..ProptestConfig::default() })]
+    #[test]
+    fn random_bytes_are_refused_not_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2000)) {
+        prop_assert!(Network::from_bytes(&bytes).is_err());
+    }
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_over_random_playouts() {
+    let net = random_net(5);
+    let mut rng = StdRng::seed_from_u64(6);
+    let playouts = if cfg!(debug_assertions) { 10 } else { 100 };
+    for i in 0..playouts {
+        let mut pos = if i % 2 == 0 {
+            Position::startpos()
+        } else {
+            random_position(&mut rng)
+        };
+        let mut acc: Accumulator = net.refresh(&pos);
+        for _ in 0..150 {
+            assert_eq!(acc, net.refresh(&pos), "{}", pos.to_fen());
+            for side in Color::ALL {
+                // The evaluation is a function of the accumulators.
+                let _ = net.evaluate(&acc, side);
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+            net.update(&mut acc, &pos.last_change().expect("a move"));
+        }
+    }
+}
+
+#[test]
+fn the_evaluation_is_symmetric_under_colour_flip() {
+    let net = random_net(7);
+    let mut rng = StdRng::seed_from_u64(8);
+    for _ in 0..50 {
+        let pos = random_position(&mut rng);
+        let flipped = pos.color_flipped();
+        assert_eq!(
+            net.evaluate(&net.refresh(&pos), pos.side_to_move()),
+            net.evaluate(&net.refresh(&flipped), flipped.side_to_move()),
+            "{}",
+            pos.to_fen()
+        );
+    }
+}
