@@ -172,7 +172,7 @@ fn run(cli: Cli) -> Result<()> {
             if !(1..=4096).contains(&hidden) || batch == 0 || epochs == 0 {
                 bail!("--hidden must be 1..4096, --batch and --epochs at least 1");
             }
-            if !(0.0..=1.0).contains(&lambda) || !(lr > 0.0 && lr < 1.0) {
+            if !((0.0..=1.0).contains(&lambda) && lr > 0.0 && lr < 1.0) {
                 bail!("--lambda must be within 0..1 and --lr within (0, 1)");
             }
             let started = std::time::Instant::now();
