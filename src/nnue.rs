@@ -277,9 +277,9 @@ impl Network {
             let to = self.column(feature(c, change.piece, change.to));
             if change.captured.is_some() {
                 let gone = self.column(feature(c, change.captured, change.to));
-                sub_add_sub(sums, from, to, gone);
+                kernels::sub_add_sub(sums, from, to, gone);
             } else {
-                sub_add(sums, from, to);
+                kernels::sub_add(sums, from, to);
             }
         }
     }
@@ -289,9 +289,16 @@ impl Network {
     pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
         let (us, them) = (&acc.sums[side.index()], &acc.sums[side.flip().index()]);
         let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
-        let sum = output_sum(us, w_us) + output_sum(them, w_them);
+        let sum = kernels::screlu_dot(us, half(w_us)) + kernels::screlu_dot(them, half(w_them));
         ((sum / QA as i64 + self.output_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
     }
+}
+
+/// One perspective's half of the output weights.
+#[inline(always)]
+fn half(w: &[i16]) -> &[i16; HIDDEN] {
+    w.try_into()
+        .unwrap_or_else(|_| unreachable!("output weights are 2 × HIDDEN"))
 }
 
 /// The hidden layer's sums from both perspectives (Red's, Black's).
@@ -313,41 +320,85 @@ fn add(sums: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
     }
 }
 
-#[inline(always)]
-fn sub_add(sums: &mut [i16; HIDDEN], sub: &[i16; HIDDEN], add: &[i16; HIDDEN]) {
-    for i in 0..HIDDEN {
-        sums[i] = sums[i].wrapping_sub(sub[i]).wrapping_add(add[i]);
+/// The hot loops, written once over fixed-size arrays so that the compiler
+/// vectorises them: for the default x86-64 target (SSE2), and again for
+/// AVX2, chosen at run time when the CPU has it. Both give the same numbers
+/// (the arithmetic is integer); a test checks it.
+pub mod kernels {
+    use super::{HIDDEN, QA};
+
+    macro_rules! dispatch {
+        ($name:ident, $portable:ident, $avx2:ident, ($($arg:ident: $ty:ty),*) -> $ret:ty) => {
+            /// Runs the AVX2 build of the kernel when the CPU has AVX2.
+            #[inline(always)]
+            pub fn $name($($arg: $ty),*) -> $ret {
+                #[cfg(target_arch = "x86_64")]
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the AVX2 build of the kernel only runs on a CPU
+                    // that has just been found to support AVX2.
+                    #[allow(unsafe_code)]
+                    return unsafe { $avx2($($arg),*) };
+                }
+                $portable($($arg),*)
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2")]
+            fn $avx2($($arg: $ty),*) -> $ret {
+                $portable($($arg),*)
+            }
+        };
     }
-}
 
-#[inline(always)]
-fn sub_add_sub(sums: &mut [i16; HIDDEN], a: &[i16; HIDDEN], b: &[i16; HIDDEN], c: &[i16; HIDDEN]) {
-    for i in 0..HIDDEN {
-        sums[i] = sums[i]
-            .wrapping_sub(a[i])
-            .wrapping_add(b[i])
-            .wrapping_sub(c[i]);
-    }
-}
+    dispatch!(sub_add, sub_add_portable, sub_add_avx2,
+        (sums: &mut [i16; HIDDEN], sub: &[i16; HIDDEN], add: &[i16; HIDDEN]) -> ());
+    dispatch!(sub_add_sub, sub_add_sub_portable, sub_add_sub_avx2,
+        (sums: &mut [i16; HIDDEN], a: &[i16; HIDDEN], b: &[i16; HIDDEN], c: &[i16; HIDDEN]) -> ());
+    dispatch!(screlu_dot, screlu_dot_portable, screlu_dot_avx2,
+        (sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64);
 
-/// Σ screlu(sum) × weight over one perspective, where screlu(x) =
-/// clamp(x, 0, QA)²; in units of QA² × QB.
-#[inline(always)]
-fn output_sum(sums: &[i16; HIDDEN], weights: &[i16]) -> i64 {
-    screlu_dot_portable(sums, weights)
-}
-
-/// The portable form: i32 lanes over chunks of 16, summed into i64. Each
-/// product clamp(x)·w fits i16 (|w| ≤ 127), and each lane adds at most
-/// HIDDEN / 16 terms of at most 255 · 32,385, so nothing overflows.
-#[inline(always)]
-fn screlu_dot_portable(sums: &[i16; HIDDEN], weights: &[i16]) -> i64 {
-    let mut lanes = [0i32; 16];
-    for (s, w) in sums.chunks_exact(16).zip(weights.chunks_exact(16)) {
-        for l in 0..16 {
-            let x = i32::from(s[l]).clamp(0, QA);
-            lanes[l] += x * x * i32::from(w[l]);
+    /// sums += add − sub, element by element.
+    #[inline(always)]
+    pub fn sub_add_portable(sums: &mut [i16; HIDDEN], sub: &[i16; HIDDEN], add: &[i16; HIDDEN]) {
+        for i in 0..HIDDEN {
+            sums[i] = sums[i].wrapping_sub(sub[i]).wrapping_add(add[i]);
         }
     }
-    lanes.iter().map(|&l| l as i64).sum()
+
+    /// sums += b − a − c, element by element (a capture).
+    #[inline(always)]
+    pub fn sub_add_sub_portable(
+        sums: &mut [i16; HIDDEN],
+        a: &[i16; HIDDEN],
+        b: &[i16; HIDDEN],
+        c: &[i16; HIDDEN],
+    ) {
+        for i in 0..HIDDEN {
+            sums[i] = sums[i]
+                .wrapping_sub(a[i])
+                .wrapping_add(b[i])
+                .wrapping_sub(c[i]);
+        }
+    }
+
+    /// Σ screlu(sum) × weight over one perspective, where screlu(x) =
+    /// clamp(x, 0, QA)², in units of QA² × QB. Written the way vector units
+    /// like it: c·w in i16 (at most 255 × 127, so it fits), then times c
+    /// into i32 (a multiply-add). The i32 sum cannot overflow: HIDDEN terms
+    /// of at most 255² × 127 stay below 2³¹ (a test below checks HIDDEN).
+    #[inline(always)]
+    pub fn screlu_dot_portable(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+        let mut sum = 0i32;
+        for i in 0..HIDDEN {
+            let c = sums[i].clamp(0, QA as i16);
+            let t = c.wrapping_mul(weights[i]);
+            sum = sum.wrapping_add(i32::from(t) * i32::from(c));
+        }
+        i64::from(sum)
+    }
+
+    const _: () = assert!(
+        (HIDDEN as i64) * (QA as i64) * (QA as i64) * (super::MAX_OUTPUT_WEIGHT as i64)
+            < i32::MAX as i64
+    );
 }

@@ -120,3 +120,49 @@ fn the_evaluation_is_symmetric_under_colour_flip() {
         );
     }
 }
+
+#[test]
+fn the_vector_kernels_equal_the_portable_ones() {
+    use nnue::kernels;
+    let has_avx2 = cfg!(target_arch = "x86_64") && std::arch::is_x86_feature_detected!("avx2");
+    eprintln!(
+        "kernels: AVX2 {}",
+        if has_avx2 {
+            "in use"
+        } else {
+            "absent: portable only"
+        }
+    );
+    let mut rng = StdRng::seed_from_u64(10);
+    let mut arr =
+        |lo: i16, hi: i16| -> [i16; HIDDEN] { std::array::from_fn(|_| rng.random_range(lo..=hi)) };
+    for round in 0..200 {
+        // Extremes included: sums past both ends of the clip, the largest weights.
+        let (lo, hi) = if round % 4 == 0 {
+            (i16::MIN, i16::MAX)
+        } else {
+            (-600, 600)
+        };
+        let sums = arr(lo, hi);
+        let w = nnue::MAX_OUTPUT_WEIGHT;
+        let weights = arr(-w, w);
+        let sums = if round % 8 == 0 {
+            [i16::MAX; HIDDEN]
+        } else {
+            sums
+        };
+        let weights = if round % 8 == 0 { [w; HIDDEN] } else { weights };
+        assert_eq!(
+            kernels::screlu_dot(&sums, &weights),
+            kernels::screlu_dot_portable(&sums, &weights)
+        );
+        let (a, b, c) = (arr(lo, hi), arr(lo, hi), arr(lo, hi));
+        let (mut x, mut y) = (sums, sums);
+        kernels::sub_add(&mut x, &a, &b);
+        kernels::sub_add_portable(&mut y, &a, &b);
+        assert_eq!(x, y);
+        kernels::sub_add_sub(&mut x, &a, &b, &c);
+        kernels::sub_add_sub_portable(&mut y, &a, &b, &c);
+        assert_eq!(x, y);
+    }
+}
