@@ -562,11 +562,22 @@ impl Drop for Engine {
     }
 }
 
-/// Builds a position from its base and moves, or says why not.
+/// Builds a position from its base and moves, or says why not. The FEN is
+/// read leniently: fields after the sixth (UCCI league runners send
+/// `<FEN> - - 0 1`) are ignored with a warning on stderr.
 pub fn build_position(spec: &PositionSpec) -> Result<Position, PositionError> {
     let mut pos = match &spec.fen {
         None => Position::startpos(),
-        Some(fen) => Position::from_fen(fen).map_err(PositionError::Fen)?,
+        Some(fen) => {
+            let read = Position::from_fen_lenient(fen).map_err(PositionError::Fen)?;
+            if !read.ignored.is_empty() {
+                log::warn!(
+                    "FEN fields 7 and after ignored: '{}'",
+                    xiangqi::types::truncate(&read.ignored.join(" "))
+                );
+            }
+            read.position
+        }
     };
     for (i, text) in spec.moves.iter().enumerate() {
         let m = pos.parse_move(text).map_err(|error| PositionError::Move {
@@ -640,6 +651,22 @@ mod tests {
         );
         e.set_position(&spec(start, &["h2e2"])).unwrap();
         assert!(e.ban(&["h9g7".into(), "h2e2".into()]).is_err());
+    }
+
+    #[test]
+    fn fens_are_read_leniently_and_real_errors_refused() {
+        let league = format!("{} - - 0 1", xiangqi::START_FEN);
+        let pos = build_position(&spec(&league, &["h2e2"])).expect("league FEN");
+        assert_eq!(
+            pos.to_fen(),
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+        );
+        let forgot_moves = format!("{} h2e2 h9g7", xiangqi::START_FEN);
+        let err = build_position(&spec(&forgot_moves, &[])).expect_err("moves without 'moves'");
+        assert_eq!(
+            err.to_string(),
+            "position refused: FEN field 7 'h2e2' looks like a move; a move list must follow the word 'moves'"
+        );
     }
 
     #[test]

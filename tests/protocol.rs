@@ -219,6 +219,49 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
 }
 
 #[test]
+fn league_fens_and_what_clients_send() {
+    let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let mut e = Engine::ucci();
+    // UCCILEAG's 10-field FEN: read, with a one-line warning on stderr.
+    e.send(&format!(
+        "position fen {board} w - - 0 1 - - 0 1 moves h2e2 h9g7"
+    ));
+    e.send("go depth 2");
+    let (best, before) = e.bestmove();
+    assert!(
+        before.iter().all(|l| !l.starts_with("info message")),
+        "{before:?}"
+    );
+    assert_legal(&best, &setup(None, &["h2e2", "h9g7"]));
+    assert!(e.stderr_has("FEN fields 7 and after ignored: '- - 0 1'"));
+    // Capital side letters, `-` counters, CR LF line ends.
+    for (fen, side_black) in [
+        (format!("{board} R - - - -"), false),
+        (format!("{board} B"), true),
+        (format!("{board}\tb  - - 0 1"), true),
+    ] {
+        e.send_bytes(format!("position fen {fen}\r\n").as_bytes());
+        e.send("go depth 1");
+        let want = setup(
+            Some(&format!("{board} {}", if side_black { "b" } else { "w" })),
+            &[],
+        );
+        assert_legal(&e.bestmove().0, &want);
+    }
+    // Moves without `moves`: refused, with the reason, and nothing searched.
+    e.send(&format!("position fen {board} w - - 0 1 h2e2 h9g7"));
+    e.send("go depth 1");
+    let (best, before) = e.bestmove();
+    assert_eq!(best, "nobestmove");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.contains("FEN field 7 'h2e2' looks like a move")),
+        "{before:?}"
+    );
+}
+
+#[test]
 fn uci_handshake_and_options() {
     let mut e = Engine::uci();
     e.send("setoption name Hash value 32");

@@ -309,3 +309,39 @@ fn eof_ends_an_endless_search() {
     legal_best(&h.take()[0], &Position::startpos());
     drop(h.tx);
 }
+
+const START_BOARD: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+
+#[test]
+fn league_fens_with_extra_fields_are_read() {
+    for handshake in ["ucci", "uci"] {
+        let mut h = Harness::new(handshake);
+        // UCCILEAG: a 6-field FEN, then `- - 0 1`.
+        h.line(&format!(
+            "position fen {START_BOARD} w - - 0 1 - - 0 1 moves h2e2"
+        ));
+        h.line("go depth 1");
+        h.settle();
+        let out = h.take();
+        assert_eq!(out.len(), 1, "{out:?}");
+        legal_best(&out[0], &after(&["h2e2"]));
+        // A client's 2-field FEN with a capital side letter and a trailing CR.
+        h.line(&format!("position fen {START_BOARD} B\r"));
+        h.line("go depth 1");
+        h.settle();
+        legal_best(
+            &h.take()[0],
+            &Position::from_fen(&format!("{START_BOARD} b")).unwrap(),
+        );
+        // A move list without `moves` is refused, not silently dropped.
+        h.line(&format!("position fen {START_BOARD} w h2e2 h9g7"));
+        let out = h.take();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].contains("FEN field 3 'h2e2' looks like a move")
+                && out[0].contains("no position is set"),
+            "{out:?}"
+        );
+        assert!(h.c.engine.position().is_none());
+    }
+}
