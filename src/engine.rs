@@ -448,15 +448,6 @@ impl Engine {
         }
     }
 
-    /// Stops a search that would never end by itself (nobody is left to
-    /// send `stop`: the input has ended).
-    pub fn stop_if_endless(&mut self) -> Vec<Output> {
-        match &self.running {
-            Some(r) if !r.stop_requested && r.endless() => self.stop(),
-            _ => Vec::new(),
-        }
-    }
-
     /// The opponent played the expected move: the clock starts now.
     pub fn ponderhit(&mut self, draw_offered: bool) -> Result<Vec<Output>, String> {
         let Some(r) = &mut self.running else {

@@ -560,14 +560,22 @@ fn quit_while_thinking_exits_after_bye() {
 }
 
 #[test]
-fn eof_lets_a_finite_search_finish() {
-    let mut e = Engine::ucci();
+fn eof_stops_any_search_answers_and_exits() {
+    // The GUI is gone: a long finite search is stopped, not run to the end.
+    let mut e = Engine::uci();
     e.send("position startpos");
-    e.send("go depth 4");
+    e.send("go depth 40");
+    e.silent_for_bestmove(Duration::from_millis(200));
+    let closed = Instant::now();
     e.close_stdin();
     let (best, _) = e.bestmove();
     assert_legal(&best, &Position::startpos());
     assert_eq!(e.wait_exit(), 0);
+    assert!(
+        closed.elapsed() < Duration::from_secs(2),
+        "exited {:?} after the end of input",
+        closed.elapsed()
+    );
 
     // EOF during an infinite search stops it and still answers.
     let mut e = Engine::ucci();

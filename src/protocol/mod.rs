@@ -128,8 +128,9 @@ impl Controller {
         }
         self.drain_queue();
         if self.eof {
-            // Nobody is left to send `stop`: endless searches end now.
-            let out = self.engine.stop_if_endless();
+            // The GUI is gone: whatever runs stops now and answers, and so
+            // does every queued `go` as it starts.
+            let out = self.engine.stop();
             self.emit(out);
         }
         !self.engine.is_thinking() && (self.quitting || (self.eof && self.queue.is_empty()))

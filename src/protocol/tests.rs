@@ -310,6 +310,29 @@ fn eof_ends_an_endless_search() {
     drop(h.tx);
 }
 
+#[test]
+fn eof_ends_any_search_and_every_queued_go_answers() {
+    let mut h = Harness::new("ucci");
+    h.line("position startpos");
+    h.line("go depth 40");
+    h.line("position startpos moves h2e2");
+    h.line("go depth 40");
+    let start = Instant::now();
+    h.event(Event::Eof);
+    h.settle();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "depth 40 searches were not stopped: {:?}",
+        start.elapsed()
+    );
+    let out = h.take();
+    assert_eq!(out.len(), 2, "{out:?}");
+    legal_best(&out[0], &Position::startpos());
+    legal_best(&out[1], &after(&["h2e2"]));
+    // Done: idle, nothing queued, input over.
+    assert!(h.c.handle(Event::Line(String::new())));
+}
+
 const START_BOARD: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
 
 #[test]
