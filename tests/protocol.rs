@@ -22,6 +22,8 @@ struct Engine {
 impl Engine {
     fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            // Only what the engine says by default reaches stderr.
+            .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -216,6 +218,9 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
     e.send("quit");
     e.until(|l| l == "bye");
     assert_eq!(e.wait_exit(), 0);
+    // On pipes (not a terminal) nothing at all went to stderr: no hint.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(*e.stderr.lock().expect("lock"), "");
 }
 
 #[test]

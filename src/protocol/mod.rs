@@ -23,7 +23,7 @@ use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
 use command::{Command, Dialect, GoParams, ParseError, PositionSpec};
 use options::{Effect, Options};
 use std::collections::VecDeque;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use xiangqi::types::{Color, Move};
@@ -71,8 +71,20 @@ fn send_stdout(line: &str) {
     let _ = writeln!(out, "{line}").and_then(|_| out.flush());
 }
 
+/// The line shown on stderr when the engine is started on a terminal: a
+/// person, not a GUI, is typing.
+pub fn terminal_hint() -> String {
+    format!(
+        "{}, a xiangqi engine: type 'ucci' or 'uci' to start, 'quit' to leave",
+        crate::ENGINE_NAME
+    )
+}
+
 /// Runs the protocol on stdin/stdout until `quit` or EOF; returns the exit code.
 pub fn run() -> i32 {
+    if std::io::stdin().is_terminal() {
+        eprintln!("{}", terminal_hint());
+    }
     let (tx, rx) = channel();
     reader::spawn(tx.clone());
     let mut c = Controller::new(tx, Box::new(send_stdout));

@@ -333,6 +333,14 @@ fn eof_ends_any_search_and_every_queued_go_answers() {
     assert!(h.c.handle(Event::Line(String::new())));
 }
 
+#[test]
+fn terminal_hint_names_the_engine_and_the_handshakes() {
+    let hint = terminal_hint();
+    assert!(hint.starts_with(crate::ENGINE_NAME), "{hint}");
+    assert!(hint.contains("type 'ucci' or 'uci'"), "{hint}");
+    assert!(!hint.contains('\n'));
+}
+
 const START_BOARD: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
 
 #[test]
