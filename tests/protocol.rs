@@ -215,12 +215,52 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
         Some("option usemillisec type check default true"),
         "usemillisec is advertised first"
     );
+    for option in [
+        "option promotion type check default false",
+        "option idle type combo default none var none var small var medium var large",
+        "option pruning type combo default large var none var small var medium var large",
+        "option knowledge type combo default large var none var small var medium var large",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
+    }
     e.send("quit");
     e.until(|l| l == "bye");
     assert_eq!(e.wait_exit(), 0);
     // On pipes (not a terminal) nothing at all went to stderr: no hint.
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(*e.stderr.lock().expect("lock"), "");
+}
+
+#[test]
+fn elephanteye_options_as_the_league_sends_them() {
+    let mut e = Engine::ucci();
+    for line in [
+        "setoption promotion false",
+        "setoption ponder false",
+        "setoption newgame",
+        "setoption usemillisec true",
+        "setoption idle none",
+        "setoption pruning large",
+        "setoption knowledge medium",
+        "setoption name pruning value small",
+    ] {
+        e.send(line);
+    }
+    e.send("isready");
+    // Nothing but readyok: no message, and no "unknown option" on stderr.
+    assert_eq!(e.until(|l| l == "readyok"), ["readyok"]);
+    e.send("setoption promotion true");
+    let lines = e.until(|l| l.starts_with("info message"));
+    assert!(
+        lines[0].starts_with("info message option promotion true refused:"),
+        "{lines:?}"
+    );
+    assert!(e.stderr_has("option promotion true refused"));
+    assert!(!e.stderr.lock().expect("lock").contains("unknown option"));
+    // The engine plays on, by the standard rules.
+    e.send("position startpos");
+    e.send("go depth 2");
+    assert_legal(&e.bestmove().0, &Position::startpos());
 }
 
 #[test]

@@ -333,6 +333,8 @@ impl Controller {
         s.multipv = (self.options.multipv as usize).max(1);
         s.randomness = self.options.randomness.margin();
         s.move_overhead_ms = self.options.move_overhead_ms;
+        s.pruning = self.options.pruning;
+        s.knowledge = self.options.knowledge;
     }
 
     fn set_option(&mut self, words: &[String]) {

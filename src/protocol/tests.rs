@@ -3,6 +3,7 @@
 //! moves a search may choose, and when there is no move.
 
 use super::*;
+use crate::engine::Level;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use xiangqi::Position;
@@ -375,4 +376,39 @@ fn league_fens_with_extra_fields_are_read() {
         );
         assert!(h.c.engine.position().is_none());
     }
+}
+
+#[test]
+fn elephanteye_options_are_answered() {
+    let mut h = Harness::new("ucci");
+    for line in [
+        "setoption promotion false",
+        "setoption idle medium",
+        "setoption pruning small",
+        "setoption knowledge none",
+        "setoption name idle value large",
+    ] {
+        h.line(line);
+        assert!(h.take().is_empty(), "{line}");
+    }
+    let s = h.c.engine.settings();
+    assert_eq!((s.pruning, s.knowledge), (Level::Small, Level::None));
+    h.line("setoption promotion true");
+    let out = h.take();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info message option promotion true refused: "),
+        "{out:?}"
+    );
+    h.line("setoption pruning lots");
+    assert!(h.take()[0].contains("not none, small, medium or large"));
+    assert_eq!(h.c.engine.settings().pruning, Level::Small);
+    // UCI clients may send them too.
+    let mut h = Harness::new("uci");
+    h.line("setoption name pruning value medium");
+    h.line("setoption name promotion value true");
+    let out = h.take();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("info string option promotion true refused"));
+    assert_eq!(h.c.engine.settings().pruning, Level::Medium);
 }
