@@ -578,16 +578,47 @@ fn bad_input_is_reported_and_survived() {
     assert!(e.stderr_has("too long"));
     e.send("go depth 1");
     assert_eq!(e.bestmove().0, "nobestmove");
-    // Absurd numbers are clamped.
+    // Absurd numbers are said and fitted, and the engine serves on.
     e.send("position startpos");
-    e.send("go depth -7");
-    assert_legal(&e.bestmove().0, &Position::startpos());
-    e.send("go nodes 99999999999999999999999 depth 2");
-    assert_legal(&e.bestmove().0, &Position::startpos());
-    e.send("go time -5 movestogo 0");
-    assert_legal(&e.bestmove().0, &Position::startpos());
+    for (go, said) in [
+        (
+            "go depth -7",
+            vec!["go depth -7 is out of range (1 to 100); using 1"],
+        ),
+        (
+            "go depth 99999999999 nodes 5000",
+            vec!["go depth 99999999999 is out of range (1 to 100); using 100"],
+        ),
+        (
+            "go nodes 0",
+            vec!["go nodes 0 is out of range (1 to 1000000000000000000); using 1"],
+        ),
+        (
+            "go time -5 movestogo 0",
+            vec![
+                "go time -5 is negative; using 0",
+                "go movestogo 0 is not a number of moves (at least 1); ignored",
+            ],
+        ),
+    ] {
+        e.send(go);
+        let (best, before) = e.bestmove();
+        assert_legal(&best, &Position::startpos());
+        let messages: Vec<&str> = before
+            .iter()
+            .filter_map(|l| l.strip_prefix("info message "))
+            .collect();
+        assert_eq!(messages, said, "{go}");
+        for m in said {
+            assert!(e.stderr_has(m), "{m}");
+        }
+    }
     e.send("setoption hashsize 99999999999");
+    e.until(|l| l.starts_with("info message option hashsize 99999999999: out of range"));
+    e.send("setoption hashsize 0");
+    e.until(|l| l == "info message option hashsize 0: 0 lets the engine decide; using 16");
     e.send("setoption name MultiPV value -4");
+    e.until(|l| l == "info message option MultiPV -4: out of range (1 to 128); using 1");
     e.alive();
 }
 

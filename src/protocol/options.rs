@@ -186,6 +186,14 @@ pub enum Effect {
     Debug(bool),
 }
 
+/// A `setoption` that was applied: its effect, and what the GUI should be
+/// told when the value had to be changed to fit (a number out of range).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub effect: Effect,
+    pub note: Option<String>,
+}
+
 /// Why a `setoption` was not applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
@@ -320,8 +328,9 @@ impl Options {
     }
 
     /// Applies the words of a `setoption` line, in any of the forms
-    /// `name X value Y`, `X Y` (UCCI) or `X` (buttons).
-    pub fn set(&mut self, words: &[String]) -> Result<Effect, OptionError> {
+    /// `name X value Y`, `X Y` (UCCI) or `X` (buttons). A number out of range
+    /// is brought into range and the note says so.
+    pub fn set(&mut self, words: &[String]) -> Result<Applied, OptionError> {
         let (name, value) = if words
             .first()
             .is_some_and(|w| w.eq_ignore_ascii_case("name"))
@@ -350,7 +359,8 @@ impl Options {
         };
         let check = || parse_bool(&value).ok_or_else(|| bad("true or false"));
         let level = || Level::parse(&value).ok_or_else(|| bad("none, small, medium or large"));
-        let number = || -> Result<u64, OptionError> {
+        let mut note = None;
+        let mut number = || -> Result<u64, OptionError> {
             let Kind::Spin { min, max, auto } = def.kind else {
                 return Err(bad("a number"));
             };
@@ -358,11 +368,14 @@ impl Options {
             if x.is_nan() {
                 return Err(bad("a number"));
             }
-            let v = (x.max(0.0).min(u64::MAX as f64) as u64).clamp(min, max);
-            Ok(match auto {
-                Some(auto) if v == 0 => auto,
-                _ => v,
-            })
+            let (v, why) = fit_spin(x, min, max, auto);
+            note = why.map(|why| {
+                format!(
+                    "option {name} {}: {why}; using {v}",
+                    xiangqi::types::truncate(value.trim())
+                )
+            });
+            Ok(v)
         };
         let effect = match def.id {
             Id::NewGame | Id::ClearHash => Effect::NewGame,
@@ -444,17 +457,55 @@ impl Options {
                 Effect::Set
             }
         };
-        Ok(effect)
+        Ok(Applied { effect, note })
     }
+}
+
+/// Brings a spin value into `min..=max` (whole numbers; with `auto`, 0 stands
+/// for it): the value, and why it differs from `x` if it does.
+fn fit_spin(x: f64, min: u64, max: u64, auto: Option<u64>) -> (u64, Option<String>) {
+    let v = x.trunc().clamp(min as f64, max as f64) as u64;
+    let v = match auto {
+        Some(auto) if v == 0 => auto,
+        _ => v,
+    };
+    let why = if x < min as f64 || x > max as f64 {
+        Some(format!("out of range ({min} to {max})"))
+    } else if x.fract() != 0.0 {
+        Some("not a whole number".to_string())
+    } else if auto.is_some() && x == 0.0 {
+        Some("0 lets the engine decide".to_string())
+    } else {
+        None
+    };
+    (v, why)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn set(o: &mut Options, line: &str) -> Result<Effect, OptionError> {
+    fn applied(o: &mut Options, line: &str) -> Result<Applied, OptionError> {
         let words: Vec<String> = line.split_whitespace().map(String::from).collect();
         o.set(&words)
+    }
+
+    /// The effect of a `setoption` that needed no note.
+    fn set(o: &mut Options, line: &str) -> Result<Effect, OptionError> {
+        applied(o, line).map(|a| {
+            assert_eq!(a.note, None, "{line}");
+            a.effect
+        })
+    }
+
+    /// The note of a `setoption` whose value had to be changed.
+    fn note(o: &mut Options, line: &str) -> String {
+        match applied(o, line) {
+            Ok(Applied {
+                note: Some(note), ..
+            }) => note,
+            other => panic!("{line}: {other:?}"),
+        }
     }
 
     #[test]
@@ -468,14 +519,10 @@ mod tests {
         assert_eq!(o.move_overhead_ms, 7);
         assert_eq!(set(&mut o, "hashsize 64"), Ok(Effect::Resize));
         assert_eq!(o.hash_mb, 64);
-        assert_eq!(set(&mut o, "name Hash value 99999999"), Ok(Effect::Resize));
-        assert_eq!(o.hash_mb, 65536);
         assert_eq!(set(&mut o, "newgame"), Ok(Effect::NewGame));
         assert_eq!(set(&mut o, "name Clear Hash"), Ok(Effect::NewGame));
         assert_eq!(set(&mut o, "randomness Small"), Ok(Effect::Set));
         assert_eq!(o.randomness, Randomness::Small);
-        assert_eq!(set(&mut o, "name MultiPV value -3"), Ok(Effect::Set));
-        assert_eq!(o.multipv, 1);
         assert!(matches!(
             set(&mut o, "ponder maybe"),
             Err(OptionError::BadValue { .. })
@@ -485,6 +532,57 @@ mod tests {
             Err(OptionError::Unknown(_))
         ));
         assert_eq!(set(&mut o, "debug on"), Ok(Effect::Debug(true)));
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_fitted_and_said() {
+        let mut o = Options::default();
+        let cases = [
+            (
+                "name Hash value 99999999",
+                "option Hash 99999999: out of range (0 to 65536); using 65536",
+            ),
+            (
+                "hashsize 0",
+                "option hashsize 0: 0 lets the engine decide; using 16",
+            ),
+            (
+                "threads 0",
+                "option threads 0: 0 lets the engine decide; using 1",
+            ),
+            (
+                "threads -2",
+                "option threads -2: out of range (0 to 256); using 1",
+            ),
+            (
+                "name MultiPV value 0",
+                "option MultiPV 0: out of range (1 to 128); using 1",
+            ),
+            (
+                "name MultiPV value -3",
+                "option MultiPV -3: out of range (1 to 128); using 1",
+            ),
+            (
+                "multipv 2.5",
+                "option multipv 2.5: not a whole number; using 2",
+            ),
+            (
+                "moveoverhead 1e9",
+                "option moveoverhead 1e9: out of range (0 to 5000); using 5000",
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(note(&mut o, line), want);
+        }
+        assert_eq!(
+            (o.hash_mb, o.threads, o.multipv, o.move_overhead_ms),
+            (16, 1, 2, 5000)
+        );
+        assert!(matches!(
+            set(&mut o, "hashsize nan"),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert_eq!(set(&mut o, "hashsize 1"), Ok(Effect::Resize));
     }
 
     #[test]

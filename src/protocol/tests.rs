@@ -275,13 +275,13 @@ fn ucci_times_are_milliseconds_unless_usemillisec_false() {
         opptime: Some(3.0),
         ..GoParams::default()
     };
-    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    let clock = h.c.go_request(&go).0.limits.clock.unwrap();
     assert_eq!(
         (clock.time_ms, clock.inc_ms, clock.opp_time_ms),
         (2, 0, Some(3))
     );
     h.line("setoption usemillisec false");
-    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    let clock = h.c.go_request(&go).0.limits.clock.unwrap();
     assert_eq!((clock.time_ms, clock.inc_ms), (2500, 500));
     // UCI: milliseconds, the clock of the side to move.
     let mut h = Harness::new("uci");
@@ -292,7 +292,7 @@ fn ucci_times_are_milliseconds_unless_usemillisec_false() {
         binc: Some(20.0),
         ..GoParams::default()
     };
-    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    let clock = h.c.go_request(&go).0.limits.clock.unwrap();
     assert_eq!(
         (clock.time_ms, clock.inc_ms, clock.opp_time_ms),
         (2000, 20, Some(1000))
@@ -411,4 +411,121 @@ fn elephanteye_options_are_answered() {
     assert_eq!(out.len(), 1, "{out:?}");
     assert!(out[0].starts_with("info string option promotion true refused"));
     assert_eq!(h.c.engine.settings().pruning, Level::Medium);
+}
+
+/// The request and the notes of a `go` line.
+fn request(h: &Harness, line: &str) -> (GoRequest, Vec<String>) {
+    match command::parse(line) {
+        Ok(Command::Go(g)) => h.c.go_request(&g),
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
+#[test]
+fn go_numbers_out_of_range_are_said_and_fitted() {
+    let h = Harness::new("ucci");
+    let limits = |line: &str| {
+        let (req, notes) = request(&h, line);
+        assert_eq!(notes.len(), 1, "{line}: {notes:?}");
+        (req.limits, notes[0].clone())
+    };
+    let (l, n) = limits("go depth -5");
+    assert_eq!(l.depth, Some(1));
+    assert_eq!(n, "go depth -5 is out of range (1 to 100); using 1");
+    let (l, n) = limits("go depth 99999999999");
+    assert_eq!(l.depth, Some(MAX_DEPTH));
+    assert_eq!(
+        n,
+        "go depth 99999999999 is out of range (1 to 100); using 100"
+    );
+    let (l, n) = limits("go depth 2.5");
+    assert_eq!(l.depth, Some(2));
+    assert_eq!(n, "go depth 2.5 is not a whole number; using 2");
+    let (l, n) = limits("go nodes 0");
+    assert_eq!(l.nodes, Some(1));
+    assert!(n.starts_with("go nodes 0 is out of range (1 to "), "{n}");
+    let (l, n) = limits("go nodes 1e400");
+    assert_eq!(l.nodes, Some(MAX_NODES));
+    assert!(
+        n.starts_with("go nodes 1.7976931348623157e308 is out of range"),
+        "{n}"
+    );
+    let (l, n) = limits("go time -5 increment 10");
+    assert_eq!(l.clock.map(|c| (c.time_ms, c.inc_ms)), Some((0, 10)));
+    assert_eq!(n, "go time -5 is negative; using 0");
+    let (l, n) = limits("go time 60000 movestogo 0");
+    assert_eq!(l.clock.map(|c| c.movestogo), Some(None));
+    assert_eq!(
+        n,
+        "go movestogo 0 is not a number of moves (at least 1); ignored"
+    );
+    let (l, n) = limits("go movetime -100");
+    assert_eq!(l.movetime_ms, Some(0));
+    assert_eq!(n, "go movetime -100 is negative; using 0");
+    let (l, _) = limits("go mate 0");
+    assert_eq!(l.mate, Some(1));
+    let (l, _) = limits("go wtime 1e300 btime 1000");
+    assert_eq!(l.clock.map(|c| c.time_ms), Some(1_000_000_000_000));
+    let (req, notes) = request(&h, "go perft 99");
+    assert_eq!((req.perft, notes.len()), (Some(MAX_PERFT_DEPTH), 1));
+    // Numbers in range say nothing; UCCI's `go depth 0` is an evaluation.
+    for line in [
+        "go depth 0",
+        "go depth 100",
+        "go nodes 1",
+        "go time 1000 movestogo 40 opptime 0",
+        "go perft 0",
+        "go infinite",
+    ] {
+        assert_eq!(request(&h, line).1, Vec::<String>::new(), "{line}");
+    }
+    assert!(request(&h, "go depth 0").0.eval_only);
+}
+
+#[test]
+fn out_of_range_numbers_reach_the_gui_and_the_engine_serves_on() {
+    for (handshake, tag) in [("ucci", "info message"), ("uci", "info string")] {
+        let mut h = Harness::new(handshake);
+        h.line("position startpos");
+        h.line("go depth -5");
+        h.settle();
+        let out = h.take();
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(
+            out[0],
+            format!("{tag} go depth -5 is out of range (1 to 100); using 1")
+        );
+        legal_best(&out[1], &Position::startpos());
+        for (line, want) in [
+            (
+                "setoption hashsize 0",
+                "option hashsize 0: 0 lets the engine decide; using 16",
+            ),
+            (
+                "setoption name Threads value 0",
+                "option Threads 0: 0 lets the engine decide; using 1",
+            ),
+            (
+                "setoption name MultiPV value 0",
+                "option MultiPV 0: out of range (1 to 128); using 1",
+            ),
+        ] {
+            h.line(line);
+            assert_eq!(h.take(), [format!("{tag} {want}")], "{line}");
+        }
+        assert_eq!(h.c.options.hash_mb, 16);
+        assert_eq!(h.c.engine.settings().threads, 1);
+        assert_eq!(h.c.engine.settings().multipv, 1);
+        h.line("bench -3");
+        h.settle();
+        let out = h.take();
+        assert_eq!(
+            out[0],
+            format!("{tag} bench depth -3 is out of range (1 to 30); using 1")
+        );
+        assert!(
+            out.iter().any(|l| l.starts_with("Nodes searched: ")),
+            "{out:?}"
+        );
+    }
 }
