@@ -619,6 +619,10 @@ fn bad_input_is_reported_and_survived() {
     e.until(|l| l == "info message option hashsize 0: 0 lets the engine decide; using 16");
     e.send("setoption name MultiPV value -4");
     e.until(|l| l == "info message option MultiPV -4: out of range (1 to 128); using 1");
+    e.send("setoption bookfiles /nonexistent/chariot/book.obk");
+    e.until(|l| {
+        l == "info message option bookfiles: '/nonexistent/chariot/book.obk' does not exist"
+    });
     e.alive();
 }
 

@@ -362,6 +362,12 @@ impl Controller {
                     Effect::NewGame => self.engine.new_game(),
                     Effect::Debug(on) => self.set_debug(on),
                     Effect::Resize => self.resize_hash(),
+                    Effect::BookFiles => {
+                        let missing = unreadable_books(&self.options.bookfiles);
+                        if !missing.is_empty() {
+                            self.error(&format!("option bookfiles: {}", missing.join("; ")));
+                        }
+                    }
                     Effect::Set => log::debug!("setoption {}", words.join(" ")),
                 }
             }
@@ -623,6 +629,33 @@ fn fit_time(notes: &mut Vec<String>, what: &str, x: f64, unit: f64) -> u64 {
         ));
     }
     ms as u64
+}
+
+/// The paths of a `bookfiles` value (ElephantEye's `;`-separated list) that
+/// cannot be read, each with the reason.
+fn unreadable_books(value: &str) -> Vec<String> {
+    value
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .filter_map(|path| {
+            let shown = if path.chars().count() > 200 {
+                format!("{}…", path.chars().take(200).collect::<String>())
+            } else {
+                path.to_string()
+            };
+            let why = match std::fs::metadata(path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_string(),
+                Err(e) => format!("cannot be read ({e})"),
+                Ok(m) if m.is_dir() => "is a directory".to_string(),
+                Ok(_) => match std::fs::File::open(path) {
+                    Ok(_) => return None,
+                    Err(e) => format!("cannot be read ({e})"),
+                },
+            };
+            Some(format!("'{shown}' {why}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

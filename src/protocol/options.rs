@@ -184,6 +184,8 @@ pub enum Effect {
     Resize,
     /// The debug flag changed.
     Debug(bool),
+    /// The book files changed (each path is to be checked).
+    BookFiles,
 }
 
 /// A `setoption` that was applied: its effect, and what the GUI should be
@@ -431,7 +433,7 @@ impl Options {
                 } else {
                     v.to_string()
                 };
-                Effect::Set
+                Effect::BookFiles
             }
             Id::Promotion => {
                 if check()? {
@@ -532,6 +534,10 @@ mod tests {
             Err(OptionError::Unknown(_))
         ));
         assert_eq!(set(&mut o, "debug on"), Ok(Effect::Debug(true)));
+        assert_eq!(set(&mut o, "bookfiles a.obk;b.obk"), Ok(Effect::BookFiles));
+        assert_eq!(o.bookfiles, "a.obk;b.obk");
+        assert_eq!(set(&mut o, "bookfiles <empty>"), Ok(Effect::BookFiles));
+        assert_eq!(o.bookfiles, "");
     }
 
     #[test]

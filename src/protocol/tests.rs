@@ -529,3 +529,33 @@ fn out_of_range_numbers_reach_the_gui_and_the_engine_serves_on() {
         );
     }
 }
+
+#[test]
+fn missing_book_files_are_named_at_once() {
+    let dir = std::env::temp_dir().join(format!("chariot-books-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.obk");
+    std::fs::write(&book, b"book").unwrap();
+    let (book, dir_s) = (book.display().to_string(), dir.display().to_string());
+    let missing = dir.join("missing.obk").display().to_string();
+    let mut h = Harness::new("ucci");
+    h.line(&format!("setoption bookfiles {book}"));
+    h.line("setoption bookfiles <empty>");
+    assert!(h.take().is_empty());
+    h.line(&format!("setoption bookfiles {book}; {missing};{dir_s}"));
+    assert_eq!(
+        h.take(),
+        [format!(
+            "info message option bookfiles: '{missing}' does not exist; '{dir_s}' is a directory"
+        )]
+    );
+    let mut h = Harness::new("uci");
+    h.line(&format!("setoption name BookFiles value {missing}"));
+    assert_eq!(
+        h.take(),
+        [format!(
+            "info string option bookfiles: '{missing}' does not exist"
+        )]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
