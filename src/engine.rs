@@ -115,6 +115,37 @@ pub struct GoRequest {
     pub eval_only: bool,
 }
 
+/// A grade of ElephantEye's combo options (`pruning`, `knowledge`, `idle`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    None,
+    Small,
+    Medium,
+    Large,
+}
+
+impl Level {
+    /// Every level, from none to large.
+    pub const ALL: [Level; 4] = [Level::None, Level::Small, Level::Medium, Level::Large];
+
+    /// The level's name in the protocol (`none`, `small`, `medium`, `large`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Small => "small",
+            Level::Medium => "medium",
+            Level::Large => "large",
+        }
+    }
+
+    /// The level named `text` (any case).
+    pub fn parse(text: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
+    }
+}
+
 /// Search settings from the options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -124,6 +155,20 @@ pub struct Settings {
     /// (0: always the best, and the same search every time).
     pub randomness: i32,
     pub move_overhead_ms: u64,
+    /// How selective the search may be (UCCI `pruning`, as ElephantEye has
+    /// it). `Large`, the default, is the full search with every pruning and
+    /// reduction it has; `None` asks for a search that cuts nothing on
+    /// speculation (ElephantEye then drops its null move); `Small` and
+    /// `Medium` ask for steps between. The level is kept here, beside the
+    /// other settings of a search, for the search to follow; the search
+    /// does not read it yet and plays every level as `Large`.
+    pub pruning: Level,
+    /// How much the evaluation knows (UCCI `knowledge`, as ElephantEye has
+    /// it). `Large`, the default, is the full evaluation; `None` asks for
+    /// material alone (ElephantEye's meaning), `Small` and `Medium` for steps
+    /// between. Kept here for the evaluation to follow; the evaluation does
+    /// not read it yet and evaluates fully at every level.
+    pub knowledge: Level,
 }
 
 impl Default for Settings {
@@ -133,6 +178,8 @@ impl Default for Settings {
             multipv: 1,
             randomness: 0,
             move_overhead_ms: 30,
+            pruning: Level::Large,
+            knowledge: Level::Large,
         }
     }
 }
@@ -218,6 +265,10 @@ impl Engine {
     /// Whether a search, perft or bench is running.
     pub fn is_thinking(&self) -> bool {
         self.running.is_some()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 
     pub fn settings_mut(&mut self) -> &mut Settings {
@@ -448,15 +499,6 @@ impl Engine {
         }
     }
 
-    /// Stops a search that would never end by itself (nobody is left to
-    /// send `stop`: the input has ended).
-    pub fn stop_if_endless(&mut self) -> Vec<Output> {
-        match &self.running {
-            Some(r) if !r.stop_requested && r.endless() => self.stop(),
-            _ => Vec::new(),
-        }
-    }
-
     /// The opponent played the expected move: the clock starts now.
     pub fn ponderhit(&mut self, draw_offered: bool) -> Result<Vec<Output>, String> {
         let Some(r) = &mut self.running else {
@@ -562,11 +604,22 @@ impl Drop for Engine {
     }
 }
 
-/// Builds a position from its base and moves, or says why not.
+/// Builds a position from its base and moves, or says why not. The FEN is
+/// read leniently: fields after the sixth (UCCI league runners send
+/// `<FEN> - - 0 1`) are ignored with a warning on stderr.
 pub fn build_position(spec: &PositionSpec) -> Result<Position, PositionError> {
     let mut pos = match &spec.fen {
         None => Position::startpos(),
-        Some(fen) => Position::from_fen(fen).map_err(PositionError::Fen)?,
+        Some(fen) => {
+            let read = Position::from_fen_lenient(fen).map_err(PositionError::Fen)?;
+            if !read.ignored.is_empty() {
+                log::warn!(
+                    "FEN fields 7 and after ignored: '{}'",
+                    xiangqi::types::truncate(&read.ignored.join(" "))
+                );
+            }
+            read.position
+        }
     };
     for (i, text) in spec.moves.iter().enumerate() {
         let m = pos.parse_move(text).map_err(|error| PositionError::Move {
@@ -640,6 +693,33 @@ mod tests {
         );
         e.set_position(&spec(start, &["h2e2"])).unwrap();
         assert!(e.ban(&["h9g7".into(), "h2e2".into()]).is_err());
+    }
+
+    #[test]
+    fn fens_are_read_leniently_and_real_errors_refused() {
+        let league = format!("{} - - 0 1", xiangqi::START_FEN);
+        let pos = build_position(&spec(&league, &["h2e2"])).expect("league FEN");
+        assert_eq!(
+            pos.to_fen(),
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+        );
+        let forgot_moves = format!("{} h2e2 h9g7", xiangqi::START_FEN);
+        let err = build_position(&spec(&forgot_moves, &[])).expect_err("moves without 'moves'");
+        assert_eq!(
+            err.to_string(),
+            "position refused: FEN field 7 'h2e2' looks like a move; a move list must follow the word 'moves'"
+        );
+    }
+
+    #[test]
+    fn levels_and_their_defaults() {
+        assert_eq!(Level::parse(" Medium"), Some(Level::Medium));
+        assert_eq!(Level::parse("huge"), None);
+        for l in Level::ALL {
+            assert_eq!(Level::parse(l.name()), Some(l));
+        }
+        let s = Settings::default();
+        assert_eq!((s.pruning, s.knowledge), (Level::Large, Level::Large));
     }
 
     #[test]

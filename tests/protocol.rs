@@ -22,6 +22,8 @@ struct Engine {
 impl Engine {
     fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            // Only what the engine says by default reaches stderr.
+            .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -213,9 +215,95 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
         Some("option usemillisec type check default true"),
         "usemillisec is advertised first"
     );
+    for option in [
+        "option promotion type check default false",
+        "option idle type combo default none var none var small var medium var large",
+        "option pruning type combo default large var none var small var medium var large",
+        "option knowledge type combo default large var none var small var medium var large",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
+    }
     e.send("quit");
     e.until(|l| l == "bye");
     assert_eq!(e.wait_exit(), 0);
+    // On pipes (not a terminal) nothing at all went to stderr: no hint.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(*e.stderr.lock().expect("lock"), "");
+}
+
+#[test]
+fn elephanteye_options_as_the_league_sends_them() {
+    let mut e = Engine::ucci();
+    for line in [
+        "setoption promotion false",
+        "setoption ponder false",
+        "setoption newgame",
+        "setoption usemillisec true",
+        "setoption idle none",
+        "setoption pruning large",
+        "setoption knowledge medium",
+        "setoption name pruning value small",
+    ] {
+        e.send(line);
+    }
+    e.send("isready");
+    // Nothing but readyok: no message, and no "unknown option" on stderr.
+    assert_eq!(e.until(|l| l == "readyok"), ["readyok"]);
+    e.send("setoption promotion true");
+    let lines = e.until(|l| l.starts_with("info message"));
+    assert!(
+        lines[0].starts_with("info message option promotion true refused:"),
+        "{lines:?}"
+    );
+    assert!(e.stderr_has("option promotion true refused"));
+    assert!(!e.stderr.lock().expect("lock").contains("unknown option"));
+    // The engine plays on, by the standard rules.
+    e.send("position startpos");
+    e.send("go depth 2");
+    assert_legal(&e.bestmove().0, &Position::startpos());
+}
+
+#[test]
+fn league_fens_and_what_clients_send() {
+    let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+    let mut e = Engine::ucci();
+    // UCCILEAG's 10-field FEN: read, with a one-line warning on stderr.
+    e.send(&format!(
+        "position fen {board} w - - 0 1 - - 0 1 moves h2e2 h9g7"
+    ));
+    e.send("go depth 2");
+    let (best, before) = e.bestmove();
+    assert!(
+        before.iter().all(|l| !l.starts_with("info message")),
+        "{before:?}"
+    );
+    assert_legal(&best, &setup(None, &["h2e2", "h9g7"]));
+    assert!(e.stderr_has("FEN fields 7 and after ignored: '- - 0 1'"));
+    // Capital side letters, `-` counters, CR LF line ends.
+    for (fen, side_black) in [
+        (format!("{board} R - - - -"), false),
+        (format!("{board} B"), true),
+        (format!("{board}\tb  - - 0 1"), true),
+    ] {
+        e.send_bytes(format!("position fen {fen}\r\n").as_bytes());
+        e.send("go depth 1");
+        let want = setup(
+            Some(&format!("{board} {}", if side_black { "b" } else { "w" })),
+            &[],
+        );
+        assert_legal(&e.bestmove().0, &want);
+    }
+    // Moves without `moves`: refused, with the reason, and nothing searched.
+    e.send(&format!("position fen {board} w - - 0 1 h2e2 h9g7"));
+    e.send("go depth 1");
+    let (best, before) = e.bestmove();
+    assert_eq!(best, "nobestmove");
+    assert!(
+        before
+            .iter()
+            .any(|l| l.contains("FEN field 7 'h2e2' looks like a move")),
+        "{before:?}"
+    );
 }
 
 #[test]
@@ -490,16 +578,51 @@ fn bad_input_is_reported_and_survived() {
     assert!(e.stderr_has("too long"));
     e.send("go depth 1");
     assert_eq!(e.bestmove().0, "nobestmove");
-    // Absurd numbers are clamped.
+    // Absurd numbers are said and fitted, and the engine serves on.
     e.send("position startpos");
-    e.send("go depth -7");
-    assert_legal(&e.bestmove().0, &Position::startpos());
-    e.send("go nodes 99999999999999999999999 depth 2");
-    assert_legal(&e.bestmove().0, &Position::startpos());
-    e.send("go time -5 movestogo 0");
-    assert_legal(&e.bestmove().0, &Position::startpos());
+    for (go, said) in [
+        (
+            "go depth -7",
+            vec!["go depth -7 is out of range (1 to 100); using 1"],
+        ),
+        (
+            "go depth 99999999999 nodes 5000",
+            vec!["go depth 99999999999 is out of range (1 to 100); using 100"],
+        ),
+        (
+            "go nodes 0",
+            vec!["go nodes 0 is out of range (1 to 1000000000000000000); using 1"],
+        ),
+        (
+            "go time -5 movestogo 0",
+            vec![
+                "go time -5 is negative; using 0",
+                "go movestogo 0 is not a number of moves (at least 1); ignored",
+            ],
+        ),
+    ] {
+        e.send(go);
+        let (best, before) = e.bestmove();
+        assert_legal(&best, &Position::startpos());
+        let messages: Vec<&str> = before
+            .iter()
+            .filter_map(|l| l.strip_prefix("info message "))
+            .collect();
+        assert_eq!(messages, said, "{go}");
+        for m in said {
+            assert!(e.stderr_has(m), "{m}");
+        }
+    }
     e.send("setoption hashsize 99999999999");
+    e.until(|l| l.starts_with("info message option hashsize 99999999999: out of range"));
+    e.send("setoption hashsize 0");
+    e.until(|l| l == "info message option hashsize 0: 0 lets the engine decide; using 16");
     e.send("setoption name MultiPV value -4");
+    e.until(|l| l == "info message option MultiPV -4: out of range (1 to 128); using 1");
+    e.send("setoption bookfiles /nonexistent/chariot/book.obk");
+    e.until(|l| {
+        l == "info message option bookfiles: '/nonexistent/chariot/book.obk' does not exist"
+    });
     e.alive();
 }
 
@@ -517,14 +640,22 @@ fn quit_while_thinking_exits_after_bye() {
 }
 
 #[test]
-fn eof_lets_a_finite_search_finish() {
-    let mut e = Engine::ucci();
+fn eof_stops_any_search_answers_and_exits() {
+    // The GUI is gone: a long finite search is stopped, not run to the end.
+    let mut e = Engine::uci();
     e.send("position startpos");
-    e.send("go depth 4");
+    e.send("go depth 40");
+    e.silent_for_bestmove(Duration::from_millis(200));
+    let closed = Instant::now();
     e.close_stdin();
     let (best, _) = e.bestmove();
     assert_legal(&best, &Position::startpos());
     assert_eq!(e.wait_exit(), 0);
+    assert!(
+        closed.elapsed() < Duration::from_secs(2),
+        "exited {:?} after the end of input",
+        closed.elapsed()
+    );
 
     // EOF during an infinite search stops it and still answers.
     let mut e = Engine::ucci();

@@ -21,9 +21,9 @@ use crate::engine::{self, BestMove, Engine, GoRequest, Output};
 use crate::search::tt::Bound;
 use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
 use command::{Command, Dialect, GoParams, ParseError, PositionSpec};
-use options::{Effect, Options};
+use options::{Applied, Effect, Options};
 use std::collections::VecDeque;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use xiangqi::types::{Color, Move};
@@ -71,8 +71,20 @@ fn send_stdout(line: &str) {
     let _ = writeln!(out, "{line}").and_then(|_| out.flush());
 }
 
+/// The line shown on stderr when the engine is started on a terminal: a
+/// person, not a GUI, is typing.
+pub fn terminal_hint() -> String {
+    format!(
+        "{}, a xiangqi engine: type 'ucci' or 'uci' to start, 'quit' to leave",
+        crate::ENGINE_NAME
+    )
+}
+
 /// Runs the protocol on stdin/stdout until `quit` or EOF; returns the exit code.
 pub fn run() -> i32 {
+    if std::io::stdin().is_terminal() {
+        eprintln!("{}", terminal_hint());
+    }
     let (tx, rx) = channel();
     reader::spawn(tx.clone());
     let mut c = Controller::new(tx, Box::new(send_stdout));
@@ -128,8 +140,9 @@ impl Controller {
         }
         self.drain_queue();
         if self.eof {
-            // Nobody is left to send `stop`: endless searches end now.
-            let out = self.engine.stop_if_endless();
+            // The GUI is gone: whatever runs stops now and answers, and so
+            // does every queued `go` as it starts.
+            let out = self.engine.stop();
             self.emit(out);
         }
         !self.engine.is_thinking() && (self.quitting || (self.eof && self.queue.is_empty()))
@@ -142,6 +155,17 @@ impl Controller {
     /// Reports an error on stderr and, after the handshake, to the GUI.
     fn error(&mut self, msg: &str) {
         log::error!("{msg}");
+        self.tell_gui(msg);
+    }
+
+    /// Reports a value that was changed to fit (the engine carries on with
+    /// it) on stderr and, after the handshake, to the GUI.
+    fn warn(&mut self, msg: &str) {
+        log::warn!("{msg}");
+        self.tell_gui(msg);
+    }
+
+    fn tell_gui(&mut self, msg: &str) {
         match self.dialect {
             Some(Dialect::Ucci) => self.send(&format!("info message {msg}")),
             Some(Dialect::Uci) => self.send(&format!("info string {msg}")),
@@ -257,9 +281,13 @@ impl Controller {
                 None => self.error("no valid position is set"),
             },
             Command::Bench(depth) => {
+                let mut notes = Vec::new();
                 let depth = depth.map_or(crate::bench::DEFAULT_DEPTH, |d| {
-                    clamp(d, 1.0, MAX_BENCH_DEPTH as f64) as u32
+                    fit_whole(&mut notes, "bench depth", d, 1, MAX_BENCH_DEPTH as u64) as u32
                 });
+                for n in notes {
+                    self.warn(&n);
+                }
                 let out = self.engine.bench(depth);
                 self.emit(out);
             }
@@ -320,14 +348,29 @@ impl Controller {
         s.multipv = (self.options.multipv as usize).max(1);
         s.randomness = self.options.randomness.margin();
         s.move_overhead_ms = self.options.move_overhead_ms;
+        s.pruning = self.options.pruning;
+        s.knowledge = self.options.knowledge;
     }
 
     fn set_option(&mut self, words: &[String]) {
         match self.options.set(words) {
-            Ok(Effect::NewGame) => self.engine.new_game(),
-            Ok(Effect::Debug(on)) => self.set_debug(on),
-            Ok(Effect::Resize) => self.resize_hash(),
-            Ok(Effect::Set) => log::debug!("setoption {}", words.join(" ")),
+            Ok(Applied { effect, note }) => {
+                if let Some(note) = note {
+                    self.warn(&note);
+                }
+                match effect {
+                    Effect::NewGame => self.engine.new_game(),
+                    Effect::Debug(on) => self.set_debug(on),
+                    Effect::Resize => self.resize_hash(),
+                    Effect::BookFiles => {
+                        let missing = unreadable_books(&self.options.bookfiles);
+                        if !missing.is_empty() {
+                            self.error(&format!("option bookfiles: {}", missing.join("; ")));
+                        }
+                    }
+                    Effect::Set => log::debug!("setoption {}", words.join(" ")),
+                }
+            }
             Err(e @ options::OptionError::Unknown(_)) => log::warn!("{e}"),
             Err(e) => self.error(&e.to_string()),
         }
@@ -355,56 +398,93 @@ impl Controller {
     }
 
     fn go(&mut self, g: &GoParams) {
-        let req = self.go_request(g);
+        let (req, notes) = self.go_request(g);
+        for n in notes {
+            self.warn(&n);
+        }
         let out = self.engine.go(req);
         self.emit(out);
     }
 
     /// Decodes a `go` line's numbers: UCCI's seconds (unless `usemillisec`),
-    /// the clock of the side to move, and every number clamped into range.
-    fn go_request(&self, g: &GoParams) -> GoRequest {
+    /// the clock of the side to move, and every number brought into range,
+    /// with a note for each that had to change.
+    fn go_request(&self, g: &GoParams) -> (GoRequest, Vec<String>) {
         let dialect = self.dialect.unwrap_or(Dialect::Ucci);
         let unit = if dialect == Dialect::Ucci && !self.options.usemillisec {
             1000.0
         } else {
             1.0
         };
-        let ms = |v: Option<f64>| v.map(|x| clamp(x * unit, 0.0, 1e12) as u64);
+        let mut notes = Vec::new();
+        let mut ms = |what: &str, v: Option<f64>| v.map(|x| fit_time(&mut notes, what, x, unit));
         let red_to_move = self
             .engine
             .position()
             .is_none_or(|p| p.side_to_move() == Color::Red);
         let (time, inc, opp) = if g.time.is_some() {
-            (ms(g.time), ms(g.increment), ms(g.opptime))
+            (
+                ms("time", g.time),
+                ms("increment", g.increment),
+                ms("opptime", g.opptime),
+            )
         } else if red_to_move {
-            (ms(g.wtime), ms(g.winc), ms(g.btime))
+            (
+                ms("wtime", g.wtime),
+                ms("winc", g.winc),
+                ms("btime", g.btime),
+            )
         } else {
-            (ms(g.btime), ms(g.binc), ms(g.wtime))
+            (
+                ms("btime", g.btime),
+                ms("binc", g.binc),
+                ms("wtime", g.wtime),
+            )
+        };
+        let movetime_ms = ms("movetime", g.movetime);
+        // UCCI `go depth 0`: a static evaluation and no move.
+        let eval_only = dialect == Dialect::Ucci && g.depth == Some(0.0) && !g.infinite;
+        let movestogo = match g.movestogo {
+            Some(m) if m < 1.0 => {
+                notes.push(format!(
+                    "go movestogo {} is not a number of moves (at least 1); ignored",
+                    shown(m)
+                ));
+                None
+            }
+            Some(m) => Some(fit_whole(&mut notes, "go movestogo", m, 1, 1000) as u32),
+            None => None,
         };
         let clock = time.map(|time_ms| Clock {
             time_ms,
             inc_ms: inc.unwrap_or(0),
-            movestogo: g.movestogo.map(|m| clamp(m, 1.0, 1000.0) as u32),
+            movestogo,
             opp_time_ms: opp,
         });
-        GoRequest {
+        let mut whole = |what: &str, v: Option<f64>, min: u64, max: u64| {
+            v.map(|x| fit_whole(&mut notes, what, x, min, max))
+        };
+        let depth = if eval_only {
+            None
+        } else {
+            whole("go depth", g.depth, 1, MAX_DEPTH as u64).map(|d| d as u32)
+        };
+        let req = GoRequest {
             limits: Limits {
-                depth: g.depth.map(|d| clamp(d, 1.0, MAX_DEPTH as f64) as u32),
-                nodes: g.nodes.map(|n| clamp(n, 1.0, 1e18) as u64),
-                movetime_ms: ms(g.movetime),
+                depth,
+                nodes: whole("go nodes", g.nodes, 1, MAX_NODES),
+                movetime_ms,
                 clock,
-                mate: g.mate.map(|m| clamp(m, 1.0, 50.0) as u32),
+                mate: whole("go mate", g.mate, 1, MAX_MATE).map(|m| m as u32),
                 infinite: g.infinite,
             },
             searchmoves: g.searchmoves.clone(),
             ponder: g.ponder,
             draw_offered: g.draw,
-            perft: g
-                .perft
-                .map(|d| clamp(d, 0.0, MAX_PERFT_DEPTH as f64) as u32),
-            // UCCI `go depth 0`: a static evaluation and no move.
-            eval_only: dialect == Dialect::Ucci && g.depth == Some(0.0) && !g.infinite,
-        }
+            perft: whole("go perft", g.perft, 0, MAX_PERFT_DEPTH as u64).map(|d| d as u32),
+            eval_only,
+        };
+        (req, notes)
     }
 
     /// Formats what the engine says.
@@ -500,6 +580,82 @@ fn clamp(x: f64, min: f64, max: f64) -> f64 {
     } else {
         x.clamp(min, max)
     }
+}
+
+/// Largest `go nodes` taken.
+const MAX_NODES: u64 = 1_000_000_000_000_000_000;
+/// Longest `go mate` taken, in moves.
+const MAX_MATE: u64 = 50;
+/// Longest time taken from a `go` line, in milliseconds (about 31 years).
+const MAX_TIME_MS: f64 = 1e12;
+
+/// A number as the GUI sent it, short even when absurd.
+fn shown(x: f64) -> String {
+    if x.abs() < 1e15 {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// A whole number from the GUI brought into `min..=max`, with a note in
+/// `notes` when it had to change.
+fn fit_whole(notes: &mut Vec<String>, what: &str, x: f64, min: u64, max: u64) -> u64 {
+    let v = clamp(x.trunc(), min as f64, max as f64) as u64;
+    if x.is_nan() || x < min as f64 || x > max as f64 {
+        notes.push(format!(
+            "{what} {} is out of range ({min} to {max}); using {v}",
+            shown(x)
+        ));
+    } else if x.fract() != 0.0 {
+        notes.push(format!(
+            "{what} {} is not a whole number; using {v}",
+            shown(x)
+        ));
+    }
+    v
+}
+
+/// A time from a `go` line in milliseconds (`unit` per unit sent), with a
+/// note in `notes` when it is negative or absurdly long.
+fn fit_time(notes: &mut Vec<String>, what: &str, x: f64, unit: f64) -> u64 {
+    let ms = clamp(x * unit, 0.0, MAX_TIME_MS);
+    if x < 0.0 {
+        notes.push(format!("go {what} {} is negative; using 0", shown(x)));
+    } else if x * unit > MAX_TIME_MS {
+        notes.push(format!(
+            "go {what} {} is more than {MAX_TIME_MS:e} ms; using {MAX_TIME_MS:e} ms",
+            shown(x)
+        ));
+    }
+    ms as u64
+}
+
+/// The paths of a `bookfiles` value (ElephantEye's `;`-separated list) that
+/// cannot be read, each with the reason.
+fn unreadable_books(value: &str) -> Vec<String> {
+    value
+        .split(';')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .filter_map(|path| {
+            let shown = if path.chars().count() > 200 {
+                format!("{}…", path.chars().take(200).collect::<String>())
+            } else {
+                path.to_string()
+            };
+            let why = match std::fs::metadata(path) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_string(),
+                Err(e) => format!("cannot be read ({e})"),
+                Ok(m) if m.is_dir() => "is a directory".to_string(),
+                Ok(_) => match std::fs::File::open(path) {
+                    Ok(_) => return None,
+                    Err(e) => format!("cannot be read ({e})"),
+                },
+            };
+            Some(format!("'{shown}' {why}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

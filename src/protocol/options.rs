@@ -2,6 +2,7 @@
 //! and `setoption` in all the forms real clients send.
 
 use super::command::Dialect;
+use crate::engine::Level;
 
 /// How much the choice among near-equal moves may vary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,9 @@ impl Randomness {
     }
 }
 
+/// The names of the grades of `idle`, `pruning` and `knowledge`.
+const LEVELS: [&str; 4] = ["none", "small", "medium", "large"];
+
 /// Current option values.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -47,6 +51,13 @@ pub struct Options {
     pub randomness: Randomness,
     pub multipv: u64,
     pub move_overhead_ms: u64,
+    /// ElephantEye's `idle` (how much CPU to leave to others): accepted and
+    /// kept; Chariot never busy-waits, and a search uses what it is given.
+    pub idle: Level,
+    /// ElephantEye's `pruning`, passed to the engine's settings.
+    pub pruning: Level,
+    /// ElephantEye's `knowledge`, passed to the engine's settings.
+    pub knowledge: Level,
 }
 
 impl Default for Options {
@@ -63,6 +74,9 @@ impl Default for Options {
             randomness: Randomness::None,
             multipv: 1,
             move_overhead_ms: 30,
+            idle: Level::None,
+            pruning: Level::Large,
+            knowledge: Level::Large,
         }
     }
 }
@@ -85,6 +99,10 @@ enum Id {
     Randomness,
     MultiPv,
     MoveOverhead,
+    Promotion,
+    Idle,
+    Pruning,
+    Knowledge,
 }
 
 #[derive(Clone, Copy)]
@@ -98,7 +116,8 @@ enum Kind {
         max: u64,
         auto: Option<u64>,
     },
-    Combo,
+    /// One of the listed words.
+    Combo(&'static [&'static str]),
     Button,
     Text,
 }
@@ -128,9 +147,15 @@ const fn spin(min: u64, max: u64) -> Kind {
     }
 }
 
+const RANDOMNESS_NAMES: [&str; 6] = ["none", "tiny", "small", "medium", "large", "huge"];
+
+/// The options in handshake order. `usemillisec` comes first (UCCILEAG
+/// looks for it); the ElephantEye options that are not UCI's have no UCI
+/// name but are accepted in both dialects like every other.
 #[rustfmt::skip]
-const DEFS: [Def; 13] = [
+const DEFS: [Def; 17] = [
     def(Id::UseMillisec, "usemillisec", "", Kind::Check),
+    def(Id::Promotion, "promotion", "", Kind::Check),
     def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
     def(Id::Threads, "threads", "Threads", Kind::Spin { min: 0, max: 256, auto: Some(1) }),
     def(Id::Ponder, "ponder", "Ponder", Kind::Check),
@@ -140,7 +165,10 @@ const DEFS: [Def; 13] = [
     def(Id::ClearHash, "", "Clear Hash", Kind::Button),
     def(Id::UseBook, "usebook", "UseBook", Kind::Check),
     def(Id::BookFiles, "bookfiles", "BookFiles", Kind::Text),
-    def(Id::Randomness, "randomness", "Randomness", Kind::Combo),
+    def(Id::Idle, "idle", "", Kind::Combo(&LEVELS)),
+    def(Id::Pruning, "pruning", "", Kind::Combo(&LEVELS)),
+    def(Id::Knowledge, "knowledge", "", Kind::Combo(&LEVELS)),
+    def(Id::Randomness, "randomness", "Randomness", Kind::Combo(&RANDOMNESS_NAMES)),
     def(Id::MultiPv, "multipv", "MultiPV", spin(1, 128)),
     def(Id::MoveOverhead, "moveoverhead", "Move Overhead", spin(0, 5000)),
 ];
@@ -156,6 +184,16 @@ pub enum Effect {
     Resize,
     /// The debug flag changed.
     Debug(bool),
+    /// The book files changed (each path is to be checked).
+    BookFiles,
+}
+
+/// A `setoption` that was applied: its effect, and what the GUI should be
+/// told when the value had to be changed to fit (a number out of range).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub effect: Effect,
+    pub note: Option<String>,
 }
 
 /// Why a `setoption` was not applied.
@@ -167,6 +205,12 @@ pub enum OptionError {
         value: String,
         want: &'static str,
     },
+    /// A value Chariot understands but will not take.
+    Refused {
+        name: String,
+        value: String,
+        why: &'static str,
+    },
 }
 
 impl std::fmt::Display for OptionError {
@@ -175,6 +219,9 @@ impl std::fmt::Display for OptionError {
             OptionError::Unknown(n) => write!(f, "unknown option '{n}' ignored"),
             OptionError::BadValue { name, value, want } => {
                 write!(f, "option {name}: value '{value}' is not {want}; unchanged")
+            }
+            OptionError::Refused { name, value, why } => {
+                write!(f, "option {name} {value} refused: {why}")
             }
         }
     }
@@ -234,11 +281,8 @@ impl Options {
                         format!("type spin default {default} min {min} max {max}")
                     }
                 },
-                Kind::Combo => {
-                    let vars: Vec<String> = RANDOMNESS
-                        .iter()
-                        .map(|(n, _, _)| format!("var {n}"))
-                        .collect();
+                Kind::Combo(names) => {
+                    let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
                     format!("type combo default {default} {}", vars.join(" "))
                 }
                 Kind::Button => "type button".to_string(),
@@ -277,13 +321,18 @@ impl Options {
                 .to_string(),
             Id::MultiPv => self.multipv.to_string(),
             Id::MoveOverhead => self.move_overhead_ms.to_string(),
+            Id::Promotion => "false".to_string(),
+            Id::Idle => self.idle.name().to_string(),
+            Id::Pruning => self.pruning.name().to_string(),
+            Id::Knowledge => self.knowledge.name().to_string(),
             Id::NewGame | Id::ClearHash => String::new(),
         }
     }
 
     /// Applies the words of a `setoption` line, in any of the forms
-    /// `name X value Y`, `X Y` (UCCI) or `X` (buttons).
-    pub fn set(&mut self, words: &[String]) -> Result<Effect, OptionError> {
+    /// `name X value Y`, `X Y` (UCCI) or `X` (buttons). A number out of range
+    /// is brought into range and the note says so.
+    pub fn set(&mut self, words: &[String]) -> Result<Applied, OptionError> {
         let (name, value) = if words
             .first()
             .is_some_and(|w| w.eq_ignore_ascii_case("name"))
@@ -311,7 +360,9 @@ impl Options {
             want,
         };
         let check = || parse_bool(&value).ok_or_else(|| bad("true or false"));
-        let number = || -> Result<u64, OptionError> {
+        let level = || Level::parse(&value).ok_or_else(|| bad("none, small, medium or large"));
+        let mut note = None;
+        let mut number = || -> Result<u64, OptionError> {
             let Kind::Spin { min, max, auto } = def.kind else {
                 return Err(bad("a number"));
             };
@@ -319,29 +370,53 @@ impl Options {
             if x.is_nan() {
                 return Err(bad("a number"));
             }
-            let v = (x.max(0.0).min(u64::MAX as f64) as u64).clamp(min, max);
-            Ok(match auto {
-                Some(auto) if v == 0 => auto,
-                _ => v,
-            })
+            let (v, why) = fit_spin(x, min, max, auto);
+            note = why.map(|why| {
+                format!(
+                    "option {name} {}: {why}; using {v}",
+                    xiangqi::types::truncate(value.trim())
+                )
+            });
+            Ok(v)
         };
-        match def.id {
-            Id::NewGame | Id::ClearHash => return Ok(Effect::NewGame),
-            Id::UseMillisec => self.usemillisec = check()?,
-            Id::Ponder => self.ponder = check()?,
-            Id::Batch => self.batch = check()?,
-            Id::UseBook => self.usebook = check()?,
+        let effect = match def.id {
+            Id::NewGame | Id::ClearHash => Effect::NewGame,
+            Id::UseMillisec => {
+                self.usemillisec = check()?;
+                Effect::Set
+            }
+            Id::Ponder => {
+                self.ponder = check()?;
+                Effect::Set
+            }
+            Id::Batch => {
+                self.batch = check()?;
+                Effect::Set
+            }
+            Id::UseBook => {
+                self.usebook = check()?;
+                Effect::Set
+            }
             Id::Debug => {
                 self.debug = check()?;
-                return Ok(Effect::Debug(self.debug));
+                Effect::Debug(self.debug)
             }
             Id::Hash => {
                 self.hash_mb = number()?;
-                return Ok(Effect::Resize);
+                Effect::Resize
             }
-            Id::Threads => self.threads = number()?,
-            Id::MultiPv => self.multipv = number()?,
-            Id::MoveOverhead => self.move_overhead_ms = number()?,
+            Id::Threads => {
+                self.threads = number()?;
+                Effect::Set
+            }
+            Id::MultiPv => {
+                self.multipv = number()?;
+                Effect::Set
+            }
+            Id::MoveOverhead => {
+                self.move_overhead_ms = number()?;
+                Effect::Set
+            }
             Id::Randomness => {
                 let v = value.trim().to_ascii_lowercase();
                 self.randomness = RANDOMNESS
@@ -349,6 +424,7 @@ impl Options {
                     .find(|(n, _, _)| *n == v)
                     .map(|&(_, r, _)| r)
                     .ok_or_else(|| bad("none, tiny, small, medium, large or huge"))?;
+                Effect::Set
             }
             Id::BookFiles => {
                 let v = value.trim();
@@ -357,19 +433,81 @@ impl Options {
                 } else {
                     v.to_string()
                 };
+                Effect::BookFiles
             }
-        }
-        Ok(Effect::Set)
+            Id::Promotion => {
+                if check()? {
+                    return Err(OptionError::Refused {
+                        name: name.clone(),
+                        value: xiangqi::types::truncate(value.trim()),
+                        why: "Chariot plays standard xiangqi only, where advisors and elephants \
+                              never promote; promotion stays false",
+                    });
+                }
+                Effect::Set
+            }
+            Id::Idle => {
+                self.idle = level()?;
+                Effect::Set
+            }
+            Id::Pruning => {
+                self.pruning = level()?;
+                Effect::Set
+            }
+            Id::Knowledge => {
+                self.knowledge = level()?;
+                Effect::Set
+            }
+        };
+        Ok(Applied { effect, note })
     }
+}
+
+/// Brings a spin value into `min..=max` (whole numbers; with `auto`, 0 stands
+/// for it): the value, and why it differs from `x` if it does.
+fn fit_spin(x: f64, min: u64, max: u64, auto: Option<u64>) -> (u64, Option<String>) {
+    let v = x.trunc().clamp(min as f64, max as f64) as u64;
+    let v = match auto {
+        Some(auto) if v == 0 => auto,
+        _ => v,
+    };
+    let why = if x < min as f64 || x > max as f64 {
+        Some(format!("out of range ({min} to {max})"))
+    } else if x.fract() != 0.0 {
+        Some("not a whole number".to_string())
+    } else if auto.is_some() && x == 0.0 {
+        Some("0 lets the engine decide".to_string())
+    } else {
+        None
+    };
+    (v, why)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn set(o: &mut Options, line: &str) -> Result<Effect, OptionError> {
+    fn applied(o: &mut Options, line: &str) -> Result<Applied, OptionError> {
         let words: Vec<String> = line.split_whitespace().map(String::from).collect();
         o.set(&words)
+    }
+
+    /// The effect of a `setoption` that needed no note.
+    fn set(o: &mut Options, line: &str) -> Result<Effect, OptionError> {
+        applied(o, line).map(|a| {
+            assert_eq!(a.note, None, "{line}");
+            a.effect
+        })
+    }
+
+    /// The note of a `setoption` whose value had to be changed.
+    fn note(o: &mut Options, line: &str) -> String {
+        match applied(o, line) {
+            Ok(Applied {
+                note: Some(note), ..
+            }) => note,
+            other => panic!("{line}: {other:?}"),
+        }
     }
 
     #[test]
@@ -383,14 +521,10 @@ mod tests {
         assert_eq!(o.move_overhead_ms, 7);
         assert_eq!(set(&mut o, "hashsize 64"), Ok(Effect::Resize));
         assert_eq!(o.hash_mb, 64);
-        assert_eq!(set(&mut o, "name Hash value 99999999"), Ok(Effect::Resize));
-        assert_eq!(o.hash_mb, 65536);
         assert_eq!(set(&mut o, "newgame"), Ok(Effect::NewGame));
         assert_eq!(set(&mut o, "name Clear Hash"), Ok(Effect::NewGame));
         assert_eq!(set(&mut o, "randomness Small"), Ok(Effect::Set));
         assert_eq!(o.randomness, Randomness::Small);
-        assert_eq!(set(&mut o, "name MultiPV value -3"), Ok(Effect::Set));
-        assert_eq!(o.multipv, 1);
         assert!(matches!(
             set(&mut o, "ponder maybe"),
             Err(OptionError::BadValue { .. })
@@ -400,6 +534,93 @@ mod tests {
             Err(OptionError::Unknown(_))
         ));
         assert_eq!(set(&mut o, "debug on"), Ok(Effect::Debug(true)));
+        assert_eq!(set(&mut o, "bookfiles a.obk;b.obk"), Ok(Effect::BookFiles));
+        assert_eq!(o.bookfiles, "a.obk;b.obk");
+        assert_eq!(set(&mut o, "bookfiles <empty>"), Ok(Effect::BookFiles));
+        assert_eq!(o.bookfiles, "");
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_fitted_and_said() {
+        let mut o = Options::default();
+        let cases = [
+            (
+                "name Hash value 99999999",
+                "option Hash 99999999: out of range (0 to 65536); using 65536",
+            ),
+            (
+                "hashsize 0",
+                "option hashsize 0: 0 lets the engine decide; using 16",
+            ),
+            (
+                "threads 0",
+                "option threads 0: 0 lets the engine decide; using 1",
+            ),
+            (
+                "threads -2",
+                "option threads -2: out of range (0 to 256); using 1",
+            ),
+            (
+                "name MultiPV value 0",
+                "option MultiPV 0: out of range (1 to 128); using 1",
+            ),
+            (
+                "name MultiPV value -3",
+                "option MultiPV -3: out of range (1 to 128); using 1",
+            ),
+            (
+                "multipv 2.5",
+                "option multipv 2.5: not a whole number; using 2",
+            ),
+            (
+                "moveoverhead 1e9",
+                "option moveoverhead 1e9: out of range (0 to 5000); using 5000",
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(note(&mut o, line), want);
+        }
+        assert_eq!(
+            (o.hash_mb, o.threads, o.multipv, o.move_overhead_ms),
+            (16, 1, 2, 5000)
+        );
+        assert!(matches!(
+            set(&mut o, "hashsize nan"),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert_eq!(set(&mut o, "hashsize 1"), Ok(Effect::Resize));
+    }
+
+    #[test]
+    fn elephanteye_options() {
+        let mut o = Options::default();
+        // The league runner's `promotion false` is standard xiangqi: silent.
+        assert_eq!(set(&mut o, "promotion false"), Ok(Effect::Set));
+        assert_eq!(set(&mut o, "name promotion value off"), Ok(Effect::Set));
+        let refused = set(&mut o, "promotion true").expect_err("refused");
+        assert!(matches!(refused, OptionError::Refused { .. }));
+        assert!(
+            refused
+                .to_string()
+                .starts_with("option promotion true refused: Chariot plays standard xiangqi"),
+            "{refused}"
+        );
+        assert!(matches!(
+            set(&mut o, "promotion perhaps"),
+            Err(OptionError::BadValue { .. })
+        ));
+        for grade in ["none", "small", "medium", "large"] {
+            assert_eq!(set(&mut o, &format!("idle {grade}")), Ok(Effect::Set));
+        }
+        assert_eq!(o.idle, Level::Large);
+        assert_eq!(set(&mut o, "pruning small"), Ok(Effect::Set));
+        assert_eq!(set(&mut o, "name knowledge value None"), Ok(Effect::Set));
+        assert_eq!((o.pruning, o.knowledge), (Level::Small, Level::None));
+        assert!(matches!(
+            set(&mut o, "pruning huge"),
+            Err(OptionError::BadValue { .. })
+        ));
+        assert_eq!(o.pruning, Level::Small);
     }
 
     #[test]
@@ -408,8 +629,24 @@ mod tests {
         let ucci = o.handshake(Dialect::Ucci);
         assert_eq!(ucci[3], "option usemillisec type check default true");
         assert_eq!(ucci.last().map(String::as_str), Some("ucciok"));
+        for line in [
+            "option promotion type check default false",
+            "option idle type combo default none var none var small var medium var large",
+            "option pruning type combo default large var none var small var medium var large",
+            "option knowledge type combo default large var none var small var medium var large",
+            "option randomness type combo default none var none var tiny var small var medium var large var huge",
+        ] {
+            assert!(ucci.iter().any(|l| l == line), "{line} in {ucci:?}");
+        }
         let uci = o.handshake(Dialect::Uci);
         assert!(uci.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+        assert!(!uci
+            .iter()
+            .any(|l| l.contains("promotion") || l.contains("pruning")));
         assert_eq!(uci.last().map(String::as_str), Some("uciok"));
+        let names: Vec<&str> = RANDOMNESS.iter().map(|(n, _, _)| *n).collect();
+        assert_eq!(names, RANDOMNESS_NAMES);
+        let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(levels, LEVELS);
     }
 }

@@ -3,6 +3,7 @@
 //! moves a search may choose, and when there is no move.
 
 use super::*;
+use crate::engine::Level;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use xiangqi::Position;
@@ -274,13 +275,13 @@ fn ucci_times_are_milliseconds_unless_usemillisec_false() {
         opptime: Some(3.0),
         ..GoParams::default()
     };
-    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    let clock = h.c.go_request(&go).0.limits.clock.unwrap();
     assert_eq!(
         (clock.time_ms, clock.inc_ms, clock.opp_time_ms),
         (2, 0, Some(3))
     );
     h.line("setoption usemillisec false");
-    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    let clock = h.c.go_request(&go).0.limits.clock.unwrap();
     assert_eq!((clock.time_ms, clock.inc_ms), (2500, 500));
     // UCI: milliseconds, the clock of the side to move.
     let mut h = Harness::new("uci");
@@ -291,7 +292,7 @@ fn ucci_times_are_milliseconds_unless_usemillisec_false() {
         binc: Some(20.0),
         ..GoParams::default()
     };
-    let clock = h.c.go_request(&go).limits.clock.unwrap();
+    let clock = h.c.go_request(&go).0.limits.clock.unwrap();
     assert_eq!(
         (clock.time_ms, clock.inc_ms, clock.opp_time_ms),
         (2000, 20, Some(1000))
@@ -308,4 +309,253 @@ fn eof_ends_an_endless_search() {
     h.settle();
     legal_best(&h.take()[0], &Position::startpos());
     drop(h.tx);
+}
+
+#[test]
+fn eof_ends_any_search_and_every_queued_go_answers() {
+    let mut h = Harness::new("ucci");
+    h.line("position startpos");
+    h.line("go depth 40");
+    h.line("position startpos moves h2e2");
+    h.line("go depth 40");
+    let start = Instant::now();
+    h.event(Event::Eof);
+    h.settle();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "depth 40 searches were not stopped: {:?}",
+        start.elapsed()
+    );
+    let out = h.take();
+    assert_eq!(out.len(), 2, "{out:?}");
+    legal_best(&out[0], &Position::startpos());
+    legal_best(&out[1], &after(&["h2e2"]));
+    // Done: idle, nothing queued, input over.
+    assert!(h.c.handle(Event::Line(String::new())));
+}
+
+#[test]
+fn terminal_hint_names_the_engine_and_the_handshakes() {
+    let hint = terminal_hint();
+    assert!(hint.starts_with(crate::ENGINE_NAME), "{hint}");
+    assert!(hint.contains("type 'ucci' or 'uci'"), "{hint}");
+    assert!(!hint.contains('\n'));
+}
+
+const START_BOARD: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+
+#[test]
+fn league_fens_with_extra_fields_are_read() {
+    for handshake in ["ucci", "uci"] {
+        let mut h = Harness::new(handshake);
+        // UCCILEAG: a 6-field FEN, then `- - 0 1`.
+        h.line(&format!(
+            "position fen {START_BOARD} w - - 0 1 - - 0 1 moves h2e2"
+        ));
+        h.line("go depth 1");
+        h.settle();
+        let out = h.take();
+        assert_eq!(out.len(), 1, "{out:?}");
+        legal_best(&out[0], &after(&["h2e2"]));
+        // A client's 2-field FEN with a capital side letter and a trailing CR.
+        h.line(&format!("position fen {START_BOARD} B\r"));
+        h.line("go depth 1");
+        h.settle();
+        legal_best(
+            &h.take()[0],
+            &Position::from_fen(&format!("{START_BOARD} b")).unwrap(),
+        );
+        // A move list without `moves` is refused, not silently dropped.
+        h.line(&format!("position fen {START_BOARD} w h2e2 h9g7"));
+        let out = h.take();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].contains("FEN field 3 'h2e2' looks like a move")
+                && out[0].contains("no position is set"),
+            "{out:?}"
+        );
+        assert!(h.c.engine.position().is_none());
+    }
+}
+
+#[test]
+fn elephanteye_options_are_answered() {
+    let mut h = Harness::new("ucci");
+    for line in [
+        "setoption promotion false",
+        "setoption idle medium",
+        "setoption pruning small",
+        "setoption knowledge none",
+        "setoption name idle value large",
+    ] {
+        h.line(line);
+        assert!(h.take().is_empty(), "{line}");
+    }
+    let s = h.c.engine.settings();
+    assert_eq!((s.pruning, s.knowledge), (Level::Small, Level::None));
+    h.line("setoption promotion true");
+    let out = h.take();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        out[0].starts_with("info message option promotion true refused: "),
+        "{out:?}"
+    );
+    h.line("setoption pruning lots");
+    assert!(h.take()[0].contains("not none, small, medium or large"));
+    assert_eq!(h.c.engine.settings().pruning, Level::Small);
+    // UCI clients may send them too.
+    let mut h = Harness::new("uci");
+    h.line("setoption name pruning value medium");
+    h.line("setoption name promotion value true");
+    let out = h.take();
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].starts_with("info string option promotion true refused"));
+    assert_eq!(h.c.engine.settings().pruning, Level::Medium);
+}
+
+/// The request and the notes of a `go` line.
+fn request(h: &Harness, line: &str) -> (GoRequest, Vec<String>) {
+    match command::parse(line) {
+        Ok(Command::Go(g)) => h.c.go_request(&g),
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
+#[test]
+fn go_numbers_out_of_range_are_said_and_fitted() {
+    let h = Harness::new("ucci");
+    let limits = |line: &str| {
+        let (req, notes) = request(&h, line);
+        assert_eq!(notes.len(), 1, "{line}: {notes:?}");
+        (req.limits, notes[0].clone())
+    };
+    let (l, n) = limits("go depth -5");
+    assert_eq!(l.depth, Some(1));
+    assert_eq!(n, "go depth -5 is out of range (1 to 100); using 1");
+    let (l, n) = limits("go depth 99999999999");
+    assert_eq!(l.depth, Some(MAX_DEPTH));
+    assert_eq!(
+        n,
+        "go depth 99999999999 is out of range (1 to 100); using 100"
+    );
+    let (l, n) = limits("go depth 2.5");
+    assert_eq!(l.depth, Some(2));
+    assert_eq!(n, "go depth 2.5 is not a whole number; using 2");
+    let (l, n) = limits("go nodes 0");
+    assert_eq!(l.nodes, Some(1));
+    assert!(n.starts_with("go nodes 0 is out of range (1 to "), "{n}");
+    let (l, n) = limits("go nodes 1e400");
+    assert_eq!(l.nodes, Some(MAX_NODES));
+    assert!(
+        n.starts_with("go nodes 1.7976931348623157e308 is out of range"),
+        "{n}"
+    );
+    let (l, n) = limits("go time -5 increment 10");
+    assert_eq!(l.clock.map(|c| (c.time_ms, c.inc_ms)), Some((0, 10)));
+    assert_eq!(n, "go time -5 is negative; using 0");
+    let (l, n) = limits("go time 60000 movestogo 0");
+    assert_eq!(l.clock.map(|c| c.movestogo), Some(None));
+    assert_eq!(
+        n,
+        "go movestogo 0 is not a number of moves (at least 1); ignored"
+    );
+    let (l, n) = limits("go movetime -100");
+    assert_eq!(l.movetime_ms, Some(0));
+    assert_eq!(n, "go movetime -100 is negative; using 0");
+    let (l, _) = limits("go mate 0");
+    assert_eq!(l.mate, Some(1));
+    let (l, _) = limits("go wtime 1e300 btime 1000");
+    assert_eq!(l.clock.map(|c| c.time_ms), Some(1_000_000_000_000));
+    let (req, notes) = request(&h, "go perft 99");
+    assert_eq!((req.perft, notes.len()), (Some(MAX_PERFT_DEPTH), 1));
+    // Numbers in range say nothing; UCCI's `go depth 0` is an evaluation.
+    for line in [
+        "go depth 0",
+        "go depth 100",
+        "go nodes 1",
+        "go time 1000 movestogo 40 opptime 0",
+        "go perft 0",
+        "go infinite",
+    ] {
+        assert_eq!(request(&h, line).1, Vec::<String>::new(), "{line}");
+    }
+    assert!(request(&h, "go depth 0").0.eval_only);
+}
+
+#[test]
+fn out_of_range_numbers_reach_the_gui_and_the_engine_serves_on() {
+    for (handshake, tag) in [("ucci", "info message"), ("uci", "info string")] {
+        let mut h = Harness::new(handshake);
+        h.line("position startpos");
+        h.line("go depth -5");
+        h.settle();
+        let out = h.take();
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(
+            out[0],
+            format!("{tag} go depth -5 is out of range (1 to 100); using 1")
+        );
+        legal_best(&out[1], &Position::startpos());
+        for (line, want) in [
+            (
+                "setoption hashsize 0",
+                "option hashsize 0: 0 lets the engine decide; using 16",
+            ),
+            (
+                "setoption name Threads value 0",
+                "option Threads 0: 0 lets the engine decide; using 1",
+            ),
+            (
+                "setoption name MultiPV value 0",
+                "option MultiPV 0: out of range (1 to 128); using 1",
+            ),
+        ] {
+            h.line(line);
+            assert_eq!(h.take(), [format!("{tag} {want}")], "{line}");
+        }
+        assert_eq!(h.c.options.hash_mb, 16);
+        assert_eq!(h.c.engine.settings().threads, 1);
+        assert_eq!(h.c.engine.settings().multipv, 1);
+        h.line("bench -3");
+        h.settle();
+        let out = h.take();
+        assert_eq!(
+            out[0],
+            format!("{tag} bench depth -3 is out of range (1 to 30); using 1")
+        );
+        assert!(
+            out.iter().any(|l| l.starts_with("Nodes searched: ")),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn missing_book_files_are_named_at_once() {
+    let dir = std::env::temp_dir().join(format!("chariot-books-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.obk");
+    std::fs::write(&book, b"book").unwrap();
+    let (book, dir_s) = (book.display().to_string(), dir.display().to_string());
+    let missing = dir.join("missing.obk").display().to_string();
+    let mut h = Harness::new("ucci");
+    h.line(&format!("setoption bookfiles {book}"));
+    h.line("setoption bookfiles <empty>");
+    assert!(h.take().is_empty());
+    h.line(&format!("setoption bookfiles {book}; {missing};{dir_s}"));
+    assert_eq!(
+        h.take(),
+        [format!(
+            "info message option bookfiles: '{missing}' does not exist; '{dir_s}' is a directory"
+        )]
+    );
+    let mut h = Harness::new("uci");
+    h.line(&format!("setoption name BookFiles value {missing}"));
+    assert_eq!(
+        h.take(),
+        [format!(
+            "info string option bookfiles: '{missing}' does not exist"
+        )]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -39,5 +39,5 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use movegen::{GenType, IllegalMove, MoveList, NoMoves};
-pub use position::{FenError, MoveChange, Position, START_FEN};
+pub use position::{FenError, LenientFen, MoveChange, Position, START_FEN};
 pub use types::{Color, Move, Piece, PieceKind, Square};

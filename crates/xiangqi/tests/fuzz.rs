@@ -1,6 +1,8 @@
 //! The FEN and move-text parsers never panic, whatever they are fed: arbitrary
 //! Unicode, and near-miss FENs built from FEN's own alphabet (which reach the
-//! deeper validation paths). Whatever they accept must be a sound position.
+//! deeper validation paths). Whatever they accept must be a sound position,
+//! and the lenient FEN reader accepts the same positions as the strict one
+//! wherever the strict one accepts.
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -30,12 +32,33 @@ fn sound(pos: &mut Position) {
     assert_eq!(pos.to_fen(), fen);
 }
 
+/// Feeds `s` to both FEN readers and checks what they accept.
+fn read_fen(s: &str) {
+    let strict = Position::from_fen(s);
+    let lenient = Position::from_fen_lenient(s);
+    match (strict, lenient) {
+        (Ok(mut pos), Ok(read)) => {
+            assert_eq!(read.position, pos, "{s:?}");
+            assert!(read.ignored.is_empty(), "{s:?}");
+            sound(&mut pos);
+        }
+        (Ok(_), Err(e)) => panic!("{s:?}: strict accepted, lenient refused: {e}"),
+        (Err(_), Ok(mut read)) => {
+            assert!(!read.ignored.is_empty(), "{s:?}: lenient accepted more");
+            sound(&mut read.position);
+        }
+        (Err(_), Err(e)) => assert!(!e.to_string().is_empty()),
+    }
+}
+
 /// Strings over FEN's alphabet, shaped like a FEN.
 fn fen_like() -> impl Strategy<Value = String> {
     let rank = proptest::string::string_regex("[KABNRCPEHkabnrcpeh1-9x0]{0,10}").expect("regex");
     let board = proptest::collection::vec(rank, 8..12).prop_map(|r| r.join("/"));
-    let tail = proptest::string::string_regex("( [wrbx-]{1,2}( - -( -?[0-9]{1,25}){0,3})?)?\r?")
-        .expect("regex");
+    let tail = proptest::string::string_regex(
+        "( [wrbWRBx-]{1,2}( - -( -?[0-9]{1,25}){0,3}( -| [0-9]{1,3}| [a-j][0-9][a-j][0-9]){0,5})?)?\r?",
+    )
+    .expect("regex");
     (board, tail).prop_map(|(b, t)| format!("{b}{t}"))
 }
 
@@ -55,23 +78,17 @@ proptest! {
 
     #[test]
     fn fen_parser_never_panics_on_any_string(s in any::<String>()) {
-        if let Ok(mut pos) = Position::from_fen(&s) {
-            sound(&mut pos);
-        }
+        read_fen(&s);
     }
 
     #[test]
     fn fen_parser_never_panics_on_fen_like_strings(s in fen_like()) {
-        if let Ok(mut pos) = Position::from_fen(&s) {
-            sound(&mut pos);
-        }
+        read_fen(&s);
     }
 
     #[test]
     fn fen_parser_never_panics_on_mutated_start(s in mutated_start()) {
-        if let Ok(mut pos) = Position::from_fen(&s) {
-            sound(&mut pos);
-        }
+        read_fen(&s);
     }
 
     #[test]

@@ -14,12 +14,23 @@ const MAX_HALFMOVE: u32 = 10_000;
 /// Largest move number kept; larger values are clamped.
 const MAX_FULLMOVE: u32 = 1_000_000;
 
+/// A position read by [`Position::from_fen_lenient`], with the fields it
+/// ignored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LenientFen {
+    /// The position.
+    pub position: Position,
+    /// The fields after the sixth, as given; empty when there were none.
+    pub ignored: Vec<String>,
+}
+
 /// Why a FEN string was rejected. Every message names the field, rank,
 /// character or square at fault. Ranks are board ranks (9 = Black's back rank,
 /// the first in the FEN).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FenError {
-    /// Not between 2 and 6 space-separated fields.
+    /// Not between 2 and 6 space-separated fields (at least 2 for
+    /// [`Position::from_fen_lenient`]).
     FieldCount(usize),
     /// The board field does not have 10 ranks.
     RankCount(usize),
@@ -37,8 +48,16 @@ pub enum FenError {
         /// The character itself.
         ch: char,
     },
-    /// The side-to-move field is not `w`, `r` or `b`.
+    /// The side-to-move field is not `w`, `r`, `b`, `red` or `black`.
     Side(String),
+    /// A field after the side to move looks like a move (`h2e2`): most
+    /// likely a move list that lost its `moves` keyword.
+    MoveInFen {
+        /// The field's number, from 1.
+        field: usize,
+        /// The field's text.
+        text: String,
+    },
     /// A side has no king or several.
     KingCount {
         /// The side at fault.
@@ -76,7 +95,7 @@ pub enum FenError {
         /// The side to move.
         side: Color,
     },
-    /// The half-move clock or move number is not a number.
+    /// The half-move clock or move number is neither a number nor `-`.
     Counter {
         /// Which field, such as `half-move clock (field 5)`.
         field: &'static str,
@@ -89,6 +108,11 @@ impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use FenError::*;
         match self {
+            FieldCount(0) => write!(f, "FEN is empty"),
+            FieldCount(1) => write!(
+                f,
+                "FEN has only the board; the side to move (w or b) must follow it"
+            ),
             FieldCount(n) => write!(
                 f,
                 "FEN has {n} field(s); expected 2 to 6 (board, side to move, -, -, half-move clock, move number)"
@@ -103,6 +127,10 @@ impl fmt::Display for FenError {
                 ch.escape_debug()
             ),
             Side(s) => write!(f, "FEN side to move '{s}' is not w, r or b"),
+            MoveInFen { field, text } => write!(
+                f,
+                "FEN field {field} '{text}' looks like a move; a move list must follow the word 'moves'"
+            ),
             KingCount { color, count } => {
                 write!(f, "FEN has {count} {} king(s); expected exactly 1", color)
             }
@@ -154,11 +182,22 @@ fn reachable(piece: Piece, sq: Square) -> bool {
     }
 }
 
-fn parse_counter(field: &'static str, s: &str) -> Result<u32, FenError> {
+/// Whether a FEN field reads as an ICCS move (`h2e2`, any case).
+fn looks_like_move(s: &str) -> bool {
+    let file = |b: u8| (b'a'..=b'i').contains(&b.to_ascii_lowercase());
+    matches!(s.as_bytes(), &[f1, r1, f2, r2]
+        if file(f1) && r1.is_ascii_digit() && file(f2) && r2.is_ascii_digit())
+}
+
+/// Reads a counter field; `-` (as some clients send) means `default`.
+fn parse_counter(field: &'static str, s: &str, default: u32) -> Result<u32, FenError> {
     let err = || FenError::Counter {
         field,
         value: truncate(s),
     };
+    if s == "-" {
+        return Ok(default);
+    }
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(err());
     }
@@ -168,11 +207,62 @@ fn parse_counter(field: &'static str, s: &str) -> Result<u32, FenError> {
 }
 
 impl Position {
-    /// Reads a FEN string with 2 to 6 fields. Fields 3 and 4 are ignored.
+    /// Reads a FEN string with 2 to 6 fields: the board and the side to move
+    /// (`w`, `r` or `b` in either case, or the words `red` and `black`), then
+    /// optionally two ignored fields (usually `-`), the half-move clock and the
+    /// move number (either may be `-`: 0 and 1). Any run of whitespace
+    /// separates fields, so a trailing `\r` is harmless. A field after the side
+    /// to move that looks like a move (`h2e2`) is refused: it is a move list
+    /// that lost its `moves` keyword, not part of a FEN.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        if !(2..=6).contains(&fields.len()) {
+        if fields.len() > 6 {
             return Err(FenError::FieldCount(fields.len()));
+        }
+        Position::from_fields(&fields)
+    }
+
+    /// Reads a FEN as [`Position::from_fen`] does, but ignores the fields
+    /// after the sixth and says which they were. UCCI league runners send
+    /// `position fen <FEN> - - 0 1`: ten fields. Extra fields that look like
+    /// moves are still refused ([`FenError::MoveInFen`]).
+    ///
+    /// ```
+    /// use xiangqi::{Position, START_FEN};
+    /// let read = Position::from_fen_lenient(&format!("{START_FEN} - - 0 1")).unwrap();
+    /// assert_eq!(read.position.to_fen(), START_FEN);
+    /// assert_eq!(read.ignored, ["-", "-", "0", "1"]);
+    /// ```
+    pub fn from_fen_lenient(fen: &str) -> Result<LenientFen, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let (kept, ignored) = fields.split_at(fields.len().min(6));
+        if let Some((i, text)) = ignored.iter().enumerate().find(|(_, t)| looks_like_move(t)) {
+            return Err(FenError::MoveInFen {
+                field: 7 + i,
+                text: truncate(text),
+            });
+        }
+        Ok(LenientFen {
+            position: Position::from_fields(kept)?,
+            ignored: ignored.iter().map(|f| f.to_string()).collect(),
+        })
+    }
+
+    /// Reads the 2 to 6 fields of a FEN.
+    fn from_fields(fields: &[&str]) -> Result<Position, FenError> {
+        if fields.len() < 2 {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        if let Some((i, text)) = fields
+            .iter()
+            .enumerate()
+            .skip(2)
+            .find(|(_, t)| looks_like_move(t))
+        {
+            return Err(FenError::MoveInFen {
+                field: i + 1,
+                text: truncate(text),
+            });
         }
         let mut pos = Position::empty();
 
@@ -208,17 +298,17 @@ impl Position {
             }
         }
 
-        let side = match fields[1] {
-            "w" | "r" | "W" | "R" => Color::Red,
-            "b" | "B" => Color::Black,
-            other => return Err(FenError::Side(truncate(other))),
+        let side = match fields[1].to_ascii_lowercase().as_str() {
+            "w" | "r" | "red" => Color::Red,
+            "b" | "black" => Color::Black,
+            _ => return Err(FenError::Side(truncate(fields[1]))),
         };
         let halfmove = match fields.get(4) {
-            Some(s) => parse_counter("half-move clock (field 5)", s)?,
+            Some(s) => parse_counter("half-move clock (field 5)", s, 0)?,
             None => 0,
         };
         let fullmove = match fields.get(5) {
-            Some(s) => parse_counter("move number (field 6)", s)?,
+            Some(s) => parse_counter("move number (field 6)", s, 1)?,
             None => 1,
         };
         pos.finish_setup(
@@ -333,6 +423,86 @@ mod tests {
             Position::from_fen(wxf).expect("WXF letters").to_fen(),
             START_FEN
         );
+        let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        let black = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1";
+        for (fen, want) in [
+            // Side letters in either case, and the words.
+            (format!("{board} W"), START_FEN),
+            (format!("{board} R - - 0 1"), START_FEN),
+            (format!("{board} red"), START_FEN),
+            (format!("{board} B"), black),
+            (format!("{board} Black - - 0 1"), black),
+            // `-` for the counters, missing counters, odd whitespace.
+            (format!("{board} w - - - -"), START_FEN),
+            (format!("{board} w - -"), START_FEN),
+            (format!("{board} w -"), START_FEN),
+            (format!("\t{board}\tw  -\t- 0 1 \r"), START_FEN),
+            (
+                format!("{board} b - - - 7\r\n"),
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 7",
+            ),
+        ] {
+            let p = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen:?}: {e}"));
+            assert_eq!(p.to_fen(), want, "{fen:?}");
+        }
+    }
+
+    #[test]
+    fn lenient_reading_ignores_fields_after_the_sixth() {
+        // What UCCI league runners send: a 6-field FEN and `- - 0 1`.
+        let league = format!("{START_FEN} - - 0 1");
+        assert_eq!(err(&league), FenError::FieldCount(10));
+        let read = Position::from_fen_lenient(&league).expect("lenient");
+        assert_eq!(read.position.to_fen(), START_FEN);
+        assert_eq!(read.ignored, ["-", "-", "0", "1"]);
+        // Up to six fields nothing is ignored, and the reading is the strict one.
+        for fen in [
+            START_FEN,
+            "3k5/9/9/9/9/9/9/9/9/4K4 b",
+            "3k5/9/9/9/9/9/9/9/9/4K4 b - - 3",
+        ] {
+            let read = Position::from_fen_lenient(fen).expect(fen);
+            assert!(read.ignored.is_empty());
+            assert_eq!(Ok(read.position), Position::from_fen(fen));
+        }
+        // Real errors stay errors.
+        for (fen, want) in [
+            ("", FenError::FieldCount(0)),
+            ("3k5/9/9/9/9/9/9/9/9/4K4", FenError::FieldCount(1)),
+            (
+                "3k5/9/9/9/9/9/9/9/9/4K4 x - - 0 1 - - 0 1",
+                FenError::Side("x".into()),
+            ),
+        ] {
+            assert_eq!(Position::from_fen_lenient(fen), Err(want), "{fen:?}");
+        }
+    }
+
+    #[test]
+    fn a_move_list_without_its_keyword_is_refused() {
+        let moves_in = |fen: &str| match Position::from_fen_lenient(fen) {
+            Err(FenError::MoveInFen { field, text }) => (field, text),
+            other => panic!("{fen}: {other:?}"),
+        };
+        let board = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR";
+        assert_eq!(
+            moves_in(&format!("{board} w h2e2 h9g7")),
+            (3, "h2e2".into())
+        );
+        assert_eq!(
+            moves_in(&format!("{board} w - - 0 1 H2E2")),
+            (7, "H2E2".into())
+        );
+        assert_eq!(
+            moves_in(&format!("{board} w - - 0 1 - - 0 1 b0c2")),
+            (11, "b0c2".into())
+        );
+        assert!(matches!(
+            err(&format!("{board} w - - h2e2 1")),
+            FenError::MoveInFen { field: 5, .. }
+        ));
+        // The board itself and counters that merely have four characters are no moves.
+        assert!(Position::from_fen(&format!("{board} w - - 1000 1")).is_ok());
     }
 
     #[test]
@@ -410,6 +580,14 @@ mod tests {
         );
         assert!(msg("3k5/9/9/9/9/9/9/9/9/A3K4 w").contains("Red advisor on a0"));
         assert!(msg("4k4/9/9/9/9/9/9/9/9/4K4 x").contains("side to move 'x'"));
+        assert_eq!(
+            msg("3k5/9/9/9/9/9/9/9/9/4K4"),
+            "FEN has only the board; the side to move (w or b) must follow it"
+        );
+        assert_eq!(
+            msg("3k5/9/9/9/9/9/9/9/9/4K4 w a0a1"),
+            "FEN field 3 'a0a1' looks like a move; a move list must follow the word 'moves'"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 mod fen;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::{FenError, LenientFen, START_FEN};
 
 use crate::attacks::{
     blocked_mask, line_attacks, ADVISOR_STEPS, DIAG_NEIGHBOURS, ELEPHANT_TARGETS, HORSE_ATTACKERS,
