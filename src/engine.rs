@@ -10,6 +10,7 @@
 
 use crate::bench::{self, BenchReport};
 use crate::eval::evaluate_fresh;
+use crate::nnue::{NetError, Network};
 use crate::search::tt::{score_from_tt, Bound};
 use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, Shared, Tables};
 use std::fmt;
@@ -238,6 +239,10 @@ pub struct Engine {
     searches: u64,
     /// Searches in a row whose score was hopeless (for resigning).
     hopeless: u32,
+    /// The network evaluating positions (`None`: the classical evaluation),
+    /// and where it came from (empty: built in).
+    net: Option<Arc<Network>>,
+    net_source: String,
 }
 
 impl Engine {
@@ -254,6 +259,39 @@ impl Engine {
             notify,
             searches: 0,
             hopeless: 0,
+            net: None,
+            net_source: String::new(),
+        }
+    }
+
+    /// Returns to the built-in evaluation; says which it is.
+    pub fn use_builtin_net(&mut self) -> String {
+        self.net = None;
+        self.net_source.clear();
+        "the built-in classical evaluation".into()
+    }
+
+    /// Evaluates with the network in `bytes` (a net file read from
+    /// `source`), checked by magic, size, shape and hash; on error the
+    /// evaluation in use stays. Says which net is in use.
+    pub fn load_net(&mut self, source: &str, bytes: &[u8]) -> Result<String, NetError> {
+        let net = Network::from_bytes(bytes)?;
+        let what = format!("network {:016x} from {source}", net.hash());
+        self.net = Some(Arc::new(net));
+        self.net_source = source.to_string();
+        Ok(what)
+    }
+
+    /// Where the evaluation in use came from (empty: built in).
+    pub fn net_source(&self) -> &str {
+        &self.net_source
+    }
+
+    /// The static evaluation of a position for the side to move.
+    pub fn static_eval(&self, pos: &Position) -> i32 {
+        match &self.net {
+            Some(net) => net.evaluate(&net.refresh(pos), pos.side_to_move()),
+            None => evaluate_fresh(pos),
         }
     }
 
@@ -409,7 +447,7 @@ impl Engine {
             return out;
         }
         if req.eval_only {
-            out.push(Output::Eval(evaluate_fresh(&pos)));
+            out.push(Output::Eval(self.static_eval(&pos)));
             out.push(Output::NoMove);
             return out;
         }

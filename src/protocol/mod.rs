@@ -368,6 +368,7 @@ impl Controller {
                             self.error(&format!("option bookfiles: {}", missing.join("; ")));
                         }
                     }
+                    Effect::EvalFile => self.load_evalfile(),
                     Effect::Set => log::debug!("setoption {}", words.join(" ")),
                 }
             }
@@ -375,6 +376,34 @@ impl Controller {
             Err(e) => self.error(&e.to_string()),
         }
         self.apply_settings();
+    }
+
+    /// Loads the evaluation file set (or returns to the built-in
+    /// evaluation). A file that cannot be used is reported in one line, and
+    /// the evaluation in use stays.
+    fn load_evalfile(&mut self) {
+        let path = self.options.evalfile.clone();
+        let result = if path.is_empty() {
+            Ok(self.engine.use_builtin_net())
+        } else {
+            std::fs::read(&path)
+                .map_err(|e| format!("cannot read it: {e}"))
+                .and_then(|bytes| {
+                    self.engine
+                        .load_net(&path, &bytes)
+                        .map_err(|e| e.to_string())
+                })
+        };
+        match result {
+            Ok(what) => log::info!("evaluation: {what}"),
+            Err(e) => {
+                self.error(&format!(
+                    "option evalfile '{path}' refused: {e}; the evaluation in use stays"
+                ));
+                // The option shows what is really in use.
+                self.options.evalfile = self.engine.net_source().to_string();
+            }
+        }
     }
 
     /// Answers `probe`: what the hash table holds for the position.

@@ -48,6 +48,8 @@ pub struct Options {
     pub debug: bool,
     pub usebook: bool,
     pub bookfiles: String,
+    /// A network file to evaluate with (empty: the built-in evaluation).
+    pub evalfile: String,
     pub randomness: Randomness,
     pub multipv: u64,
     pub move_overhead_ms: u64,
@@ -71,6 +73,7 @@ impl Default for Options {
             debug: false,
             usebook: false,
             bookfiles: String::new(),
+            evalfile: String::new(),
             randomness: Randomness::None,
             multipv: 1,
             move_overhead_ms: 30,
@@ -96,6 +99,7 @@ enum Id {
     ClearHash,
     UseBook,
     BookFiles,
+    EvalFile,
     Randomness,
     MultiPv,
     MoveOverhead,
@@ -153,7 +157,7 @@ const RANDOMNESS_NAMES: [&str; 6] = ["none", "tiny", "small", "medium", "large",
 /// looks for it); the ElephantEye options that are not UCI's have no UCI
 /// name but are accepted in both dialects like every other.
 #[rustfmt::skip]
-const DEFS: [Def; 17] = [
+const DEFS: [Def; 18] = [
     def(Id::UseMillisec, "usemillisec", "", Kind::Check),
     def(Id::Promotion, "promotion", "", Kind::Check),
     def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
@@ -165,6 +169,7 @@ const DEFS: [Def; 17] = [
     def(Id::ClearHash, "", "Clear Hash", Kind::Button),
     def(Id::UseBook, "usebook", "UseBook", Kind::Check),
     def(Id::BookFiles, "bookfiles", "BookFiles", Kind::Text),
+    def(Id::EvalFile, "evalfile", "EvalFile", Kind::Text),
     def(Id::Idle, "idle", "", Kind::Combo(&LEVELS)),
     def(Id::Pruning, "pruning", "", Kind::Combo(&LEVELS)),
     def(Id::Knowledge, "knowledge", "", Kind::Combo(&LEVELS)),
@@ -186,6 +191,8 @@ pub enum Effect {
     Debug(bool),
     /// The book files changed (each path is to be checked).
     BookFiles,
+    /// The evaluation file changed (to be loaded, or the built-in one).
+    EvalFile,
 }
 
 /// A `setoption` that was applied: its effect, and what the GUI should be
@@ -314,6 +321,8 @@ impl Options {
             Id::UseBook => self.usebook.to_string(),
             Id::BookFiles if self.bookfiles.is_empty() => "<empty>".to_string(),
             Id::BookFiles => self.bookfiles.clone(),
+            Id::EvalFile if self.evalfile.is_empty() => "<built-in>".to_string(),
+            Id::EvalFile => self.evalfile.clone(),
             Id::Randomness => RANDOMNESS
                 .iter()
                 .find(|(_, r, _)| *r == self.randomness)
@@ -434,6 +443,15 @@ impl Options {
                     v.to_string()
                 };
                 Effect::BookFiles
+            }
+            Id::EvalFile => {
+                let v = value.trim();
+                self.evalfile = if matches!(v, "<built-in>" | "<empty>" | "") {
+                    String::new()
+                } else {
+                    v.to_string()
+                };
+                Effect::EvalFile
             }
             Id::Promotion => {
                 if check()? {

@@ -80,7 +80,7 @@ impl Harness {
         let all = self.lines.lock().unwrap();
         let new: Vec<String> = all[self.seen..]
             .iter()
-            .filter(|l| !l.starts_with("info depth"))
+            .filter(|l| !(l.starts_with("info depth") && l.contains(" nodes ")))
             .cloned()
             .collect();
         self.seen = all.len();
@@ -558,4 +558,72 @@ fn missing_book_files_are_named_at_once() {
         )]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A net file with seeded weights, written to a scratch path.
+fn scratch_net(name: &str, seed: u64) -> (std::path::PathBuf, crate::nnue::Network) {
+    use crate::nnue::{Network, HIDDEN, INPUTS};
+    let mut x = seed;
+    let mut next = |m: i64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((x >> 33) as i64 % (2 * m + 1) - m) as i16
+    };
+    let net = Network {
+        hidden_weights: (0..INPUTS * HIDDEN).map(|_| next(100)).collect(),
+        hidden_bias: (0..HIDDEN).map(|_| next(100)).collect(),
+        output_weights: (0..2 * HIDDEN).map(|_| next(100)).collect(),
+        output_bias: 1234,
+    };
+    let path = std::env::temp_dir().join(format!("chariot-{name}-{}.nnue", std::process::id()));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    (path, net)
+}
+
+#[test]
+fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
+    let mut h = Harness::new("ucci");
+    let classical = crate::eval::evaluate_fresh(&Position::startpos());
+    h.line("position startpos");
+    h.line("go depth 0");
+    assert_eq!(
+        h.take(),
+        [
+            format!("info depth 0 score {classical}"),
+            "nobestmove".into()
+        ]
+    );
+
+    let (path, net) = scratch_net("good", 1);
+    let by_net = net.evaluate(&net.refresh(&Position::startpos()), xiangqi::Color::Red);
+    h.line(&format!("setoption evalfile {}", path.display()));
+    assert!(h.take().is_empty(), "a good net is loaded silently");
+    h.line("go depth 0");
+    assert_eq!(h.take()[0], format!("info depth 0 score {by_net}"));
+
+    // A missing file, then a corrupt one: refused, the net stays.
+    h.line("setoption evalfile /no/such/file.nnue");
+    let out = h.take();
+    assert!(
+        out[0].starts_with("info message option evalfile '/no/such/file.nnue' refused"),
+        "{out:?}"
+    );
+    let mut bytes = net.to_bytes();
+    bytes[1000] ^= 0x40;
+    let bad = path.with_extension("bad");
+    std::fs::write(&bad, &bytes).unwrap();
+    h.line(&format!("setoption evalfile {}", bad.display()));
+    let out = h.take();
+    assert!(out[0].contains("corrupt"), "{out:?}");
+    h.line("go depth 0");
+    assert_eq!(h.take()[0], format!("info depth 0 score {by_net}"));
+    assert_eq!(h.c.options.evalfile, path.display().to_string());
+
+    // Back to the built-in evaluation.
+    h.line("setoption evalfile <built-in>");
+    h.line("go depth 0");
+    assert_eq!(h.take()[0], format!("info depth 0 score {classical}"));
+    let _ = std::fs::remove_file(path);
+    let _ = std::fs::remove_file(bad);
 }
