@@ -36,11 +36,30 @@ pub struct TimePlan {
     pub hard_ms: Option<u64>,
 }
 
-/// Moves assumed left in a game with no `movestogo`.
-const DEFAULT_MOVES_TO_GO: u64 = 30;
+/// Moves assumed left in a sudden-death game (no `movestogo`): each move
+/// plans on this share of what is left, so a long game (150 moves and more)
+/// still has time at its end.
+const SUDDEN_DEATH_MOVES: u64 = 40;
+/// In sudden death, this much per expected move (`SUDDEN_DEATH_MOVES`) is
+/// kept back as a cushion (at most half the clock), so that the last moves
+/// of a long game, which cost a millisecond or two each whatever the
+/// budget, still find time left.
+const CUSHION_PER_MOVE_MS: u64 = 2;
+/// Most moves to the next control planned for (a larger `movestogo` is
+/// read as this many).
+const MAX_MOVES_TO_GO: u64 = 60;
+/// The hard limit is at most this many times the soft one...
+const HARD_PER_SOFT: u64 = 4;
 
-/// Works out the soft and hard limits from the move time or the clock,
-/// keeping `overhead` milliseconds for communication.
+/// Works out the soft and hard limits from the move time or the clock.
+///
+/// `overhead` is what one move may lose to communication; it is kept back
+/// once, from this move's time, not once per move still to play (which on
+/// a 1 s clock used to leave about 1 ms a move). The soft budget is an even
+/// share of the time left and of the increments to come; the opponent's
+/// clock shifts it by up to a quarter. The hard limit never passes a third
+/// of the time left (80% when this is the last move before the control),
+/// so no single move can lose on time.
 pub fn plan(limits: &Limits, overhead: u64) -> TimePlan {
     if limits.infinite {
         return TimePlan::default();
@@ -55,28 +74,33 @@ pub fn plan(limits: &Limits, overhead: u64) -> TimePlan {
     let Some(clock) = limits.clock else {
         return TimePlan::default();
     };
-    let mtg = clock
-        .movestogo
-        .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 60));
-    // The time this and the next `mtg - 1` moves may share, with the
-    // overhead paid on every one of them (and a margin of two more): a low
-    // clock then moves at once instead of draining itself on latency.
-    let pool = clock
-        .time_ms
-        .saturating_add(clock.inc_ms.saturating_mul(mtg - 1))
-        .saturating_sub(overhead.saturating_mul(mtg + 2));
-    let mut soft = (pool / mtg).max(1);
+    // What this move may use at most: the clock less one overhead.
+    let avail = clock.time_ms.saturating_sub(overhead).max(1);
+    let (mut soft, cap) = match clock.movestogo {
+        Some(m) => {
+            let m = (m as u64).clamp(1, MAX_MOVES_TO_GO);
+            // This and the next m - 1 moves share the time left and the
+            // increments they will receive.
+            let pool = avail.saturating_add(clock.inc_ms.saturating_mul(m - 1));
+            let cap = if m == 1 { avail / 10 * 8 } else { avail / 3 };
+            (pool / m, cap)
+        }
+        None => {
+            let cushion = (SUDDEN_DEATH_MOVES * CUSHION_PER_MOVE_MS).min(avail / 2);
+            (
+                (avail - cushion) / SUDDEN_DEATH_MOVES + clock.inc_ms / 4 * 3,
+                avail / 3,
+            )
+        }
+    };
     // The opponent's clock: with more time than the opponent, spend a
     // little more; with less, a little less.
     if let Some(opp) = clock.opp_time_ms {
         let ratio = (clock.time_ms as f64 + 1.0) / (opp as f64 + 1.0);
         soft = (soft as f64 * ratio.clamp(0.8, 1.25)) as u64;
     }
-    // Never plan to use the overhead or most of what is left.
-    let left = clock.time_ms.saturating_sub(overhead).max(1);
-    let cap = if mtg == 1 { left / 10 * 8 } else { left / 3 };
     let soft = soft.min(cap).max(1);
-    let hard = soft.saturating_mul(4).min(cap).max(soft);
+    let hard = soft.saturating_mul(HARD_PER_SOFT).min(cap).max(soft);
     TimePlan {
         soft_ms: Some(soft),
         hard_ms: Some(hard),
@@ -120,17 +144,59 @@ mod tests {
     }
 
     #[test]
-    fn a_low_clock_moves_at_once_and_a_healthy_one_thinks() {
-        // 45 ms left at 1 s + 10 ms: the pool is spent, so move at once.
+    fn a_low_clock_moves_fast_and_a_healthy_one_thinks() {
+        // 45 ms left at 1 s + 10 ms: a few milliseconds at most.
         let p = plan(&clock(45, 10, None), 30);
-        assert_eq!(p.soft_ms, Some(1));
         assert!(p.hard_ms.is_some_and(|h| h <= 5), "{p:?}");
-        // A full 1 s + 10 ms clock keeps most of itself for later moves.
-        let p = plan(&clock(1000, 10, None), 30);
-        assert!(p.soft_ms.is_some_and(|s| (1..=20).contains(&s)), "{p:?}");
-        // 5 s + 50 ms: about a tenth of a second per move.
+        // A 1 s clock pays the overhead once: about a thirtieth of it per
+        // move, not the 1 ms that paying it per expected move left.
+        let p = plan(&clock(1000, 0, None), 30);
+        assert_eq!(p.soft_ms, Some(22));
+        assert_eq!(p.hard_ms, Some(88));
+        // 5 s + 50 ms: about a fifth of a second per move.
         let p = plan(&clock(5000, 50, None), 30);
-        assert!(p.soft_ms.is_some_and(|s| (100..=250).contains(&s)), "{p:?}");
+        assert!(p.soft_ms.is_some_and(|s| (120..=200).contains(&s)), "{p:?}");
+        // 40 moves in 2 minutes: three seconds a move.
+        let p = plan(&clock(120_000, 0, Some(40)), 30);
+        assert_eq!(p.soft_ms, Some(2999));
+        // The last move before the control may take most of what is left.
+        let p = plan(&clock(3000, 0, Some(1)), 30);
+        assert_eq!(p.soft_ms, Some(2376));
+        assert_eq!(p.hard_ms, Some(2376));
+    }
+
+    #[test]
+    fn budgets_grow_with_the_clock_and_stay_within_it() {
+        // Sudden death from 1 s to 60 min, with and without increment.
+        let mut last = 0;
+        for secs in [1, 2, 3, 5, 10, 30, 60, 300, 600, 1800, 3600] {
+            for inc in [0, secs * 10] {
+                let t = secs * 1000;
+                let p = plan(&clock(t, inc, None), 30);
+                let (soft, hard) = (p.soft_ms.unwrap_or(0), p.hard_ms.unwrap_or(0));
+                assert!(soft <= hard && hard <= (t - 30) / 3, "{t}+{inc}: {p:?}");
+                if inc == 0 {
+                    assert!(soft > last, "{t}: {soft} after {last}");
+                    last = soft;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_sudden_death_game_keeps_time_to_the_end() {
+        // 150 moves at 1 s + 0 and at 3 s + 0, each using one and a half
+        // times its soft budget (searches stop between the soft and the
+        // hard limit) and losing 1 ms to the pipes: the clock never runs out.
+        for start in [1000u64, 3000] {
+            let mut t = start as i64;
+            for n in 0..150 {
+                let p = plan(&clock(t as u64, 0, None), 30);
+                let used = (3 * p.soft_ms.unwrap_or(0) / 2).min(p.hard_ms.unwrap_or(0));
+                t -= used as i64 + 1;
+                assert!(t > 0, "{start} ms ran out at move {n}");
+            }
+        }
     }
 
     #[test]
