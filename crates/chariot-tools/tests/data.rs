@@ -197,6 +197,10 @@ fn datagen_is_deterministic_sharded_and_resumable() {
     datagen::generate(&config(whole.clone(), 6, (1, 1), 2), &stop).unwrap();
     let games = games_of(&whole);
     assert_eq!(games.len(), 6);
+    // The tuner reads the same quiet positions that datagen counts.
+    let quiet: u64 = games.iter().map(datagen::count_quiet).sum();
+    let samples = chariot_tools::tune::fit::load_games(&std::fs::read(&whole).unwrap()).unwrap();
+    assert_eq!(samples.len() as u64, quiet);
     for g in &games {
         assert!(g.moves.len() >= 4, "a game shorter than its opening");
         assert!(g.moves[..4].iter().all(|&(_, s)| s == UNSCORED));

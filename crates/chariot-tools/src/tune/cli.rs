@@ -1,33 +1,16 @@
-//! `chariot-tools tune gen …` and `chariot-tools tune fit …`.
+//! `chariot-tools tune fit …`.
 
-use super::{datagen, fit};
+use super::fit;
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use std::io::Write;
 
 /// `chariot-tools tune …`.
 #[derive(Subcommand)]
 pub enum Command {
-    /// Play self-play games and write their quiet positions with results.
-    Gen {
-        /// Games to play.
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
-        /// Nodes per move.
-        #[arg(long, default_value_t = 2000)]
-        nodes: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Games played at once.
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        /// Output file.
-        #[arg(long)]
-        out: String,
-    },
     /// Fit the weights to a data file and write src/eval/params.rs.
     Fit {
-        /// Data file from `tune gen`.
+        /// Game data from `chariot-tools datagen` (its quiet positions are
+        /// used), or text lines `<FEN> ; <Red's score: 1, 0.5 or 0>`.
         #[arg(long)]
         data: String,
         #[arg(long, default_value_t = 400)]
@@ -44,37 +27,18 @@ pub enum Command {
 /// Runs a `tune` command.
 pub fn run(command: Command) -> Result<()> {
     match command {
-        Command::Gen {
-            games,
-            nodes,
-            seed,
-            threads,
-            out,
-        } => {
-            let cfg = datagen::GenConfig {
-                games,
-                nodes: nodes.max(1),
-                seed,
-                threads: threads.clamp(1, 256),
-                random_plies: (6, 10),
-                max_plies: 400,
-            };
-            let file =
-                std::fs::File::create(&out).with_context(|| format!("cannot create {out}"))?;
-            let mut w = std::io::BufWriter::new(file);
-            let n = datagen::generate(&cfg, &mut w)?;
-            w.flush()?;
-            eprintln!("tune gen: {n} positions from {games} games written to {out}");
-        }
         Command::Fit {
             data,
             epochs,
             rate,
             out,
         } => {
-            let text =
-                std::fs::read_to_string(&data).with_context(|| format!("cannot read {data}"))?;
-            let samples = fit::load(&text)?;
+            let bytes = std::fs::read(&data).with_context(|| format!("cannot read {data}"))?;
+            let samples = if bytes.starts_with(&crate::gamefile::MAGIC) {
+                fit::load_games(&bytes)?
+            } else {
+                fit::load(&String::from_utf8_lossy(&bytes))?
+            };
             let f = fit::fit(&samples, epochs, rate)?;
             let how = format!(
                 "{} positions of {data}, {epochs} epochs at rate {rate}; K = {:.4}, error {:.6} -> {:.6}",

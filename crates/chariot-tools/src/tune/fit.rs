@@ -37,17 +37,52 @@ pub fn load(text: &str) -> Result<Vec<Sample>> {
             .filter(|r| [0.0, 0.5, 1.0].contains(r))
             .with_context(|| format!("line {}: result must be 1, 0.5 or 0", n + 1))?;
         let pos = Position::from_fen(fen.trim()).with_context(|| format!("line {}", n + 1))?;
-        let t = trace(&pos);
-        samples.push(Sample {
-            coefficients: t.coefficients,
-            mg: t.phase as f64 / PHASE_MAX as f64,
-            result,
-        });
+        samples.push(sample(&pos, result));
     }
     if samples.is_empty() {
         bail!("no training positions");
     }
     Ok(samples)
+}
+
+/// The quiet positions of game data (see `dataset::is_training_position`),
+/// each with Red's score in its game. Damaged stretches are reported and
+/// skipped.
+pub fn load_games(bytes: &[u8]) -> Result<Vec<Sample>> {
+    let (chunks, damage) = crate::gamefile::read_chunks(bytes);
+    for d in &damage {
+        eprintln!("tune fit: {d}; the rest is used");
+    }
+    let mut samples = Vec::new();
+    for game in chunks.iter().flat_map(|c| &c.games) {
+        let mut pos = game.start_position()?;
+        let result = game.outcome.red_score() as f64;
+        for &(m, score) in &game.moves {
+            if !pos.is_legal(m) {
+                bail!(
+                    "a stored game plays the illegal move {m} in {}",
+                    pos.to_fen()
+                );
+            }
+            if crate::dataset::is_training_position(&pos, m, score) {
+                samples.push(sample(&pos, result));
+            }
+            pos.make_move(m);
+        }
+    }
+    if samples.is_empty() {
+        bail!("no training positions");
+    }
+    Ok(samples)
+}
+
+fn sample(pos: &Position, result: f64) -> Sample {
+    let t = trace(pos);
+    Sample {
+        coefficients: t.coefficients,
+        mg: t.phase as f64 / PHASE_MAX as f64,
+        result,
+    }
 }
 
 fn sigmoid(eval: f64, k: f64) -> f64 {
