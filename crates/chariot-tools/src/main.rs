@@ -79,7 +79,7 @@ enum Command {
     },
     /// Checks a game-data file: chunks, games, positions, damage.
     Check { file: PathBuf },
-    /// Opening books in ElephantEye's BOOK.DAT format: probe, stats.
+    /// Opening books in ElephantEye's BOOK.DAT format: probe, stats, build.
     Book {
         #[command(subcommand)]
         command: book::Command,

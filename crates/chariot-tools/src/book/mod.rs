@@ -1,13 +1,15 @@
 //! Opening-book curation in ElephantEye's `BOOK.DAT` format (the engine's
-//! `chariot::book`): `book probe`, `book stats`.
+//! `chariot::book`): `book probe`, `book stats`, `book build`.
 //!
 //! - `pgn`: reading ICCS PGN (chariot-match's, and `[Format "ICCS"]`).
+//! - `build`: counting games into a book; the weight formula.
 //! - `stats`: describing a book and checking it.
 
+pub mod build;
 pub mod pgn;
 pub mod stats;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use chariot::book::Book;
 use chariot::xiangqi::{Position, START_FEN};
 use clap::Subcommand;
@@ -29,6 +31,25 @@ pub enum Command {
     Stats {
         /// Book file.
         file: PathBuf,
+    },
+    /// Builds a book from PGN games with ICCS moves (chariot-match's PGN, or
+    /// PGN with [Format "ICCS"]). A move played in n games scoring h
+    /// half-points for its side weighs n·(2s)² with s = (h/2 + 1)/(n + 2),
+    /// in tenths; a position and its mirror image are stored once.
+    Build {
+        /// PGN files.
+        #[arg(long = "pgn", required = true, num_args = 1..)]
+        pgn: Vec<PathBuf>,
+        /// Output book file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Moves of the first this many plies (from the standard start) go
+        /// into the book.
+        #[arg(long, default_value_t = 16)]
+        max_ply: u32,
+        /// A move needs at least this many games.
+        #[arg(long, default_value_t = 1)]
+        min_games: u32,
     },
 }
 
@@ -97,5 +118,75 @@ pub fn run(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::Build {
+            pgn,
+            out,
+            max_ply,
+            min_games,
+        } => {
+            let mut collector = build::Collector::new(build::Config { max_ply, min_games });
+            let mut skipped = 0usize;
+            for path in &pgn {
+                let bytes = std::fs::read(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let text = String::from_utf8_lossy(&bytes);
+                let file = pgn::read(&text)
+                    .with_context(|| format!("{} is not PGN with ICCS moves", path.display()))?;
+                if file.games.is_empty() && file.skipped.is_empty() {
+                    bail!("{}: no games found", path.display());
+                }
+                for s in &file.skipped {
+                    eprintln!("book build: {}: skipped {s}", path.display());
+                }
+                skipped += file.skipped.len();
+                for g in &file.games {
+                    collector.add_game(g);
+                }
+                eprintln!(
+                    "book build: {}: {} games read, {} skipped",
+                    path.display(),
+                    file.games.len(),
+                    file.skipped.len()
+                );
+            }
+            let (book, report) = collector.finish();
+            if book.is_empty() {
+                bail!(
+                    "no book moves: {} games, none with a move of {} games or more below ply {max_ply}",
+                    report.games,
+                    min_games.max(1)
+                );
+            }
+            write_atomically(&out, &book.to_bytes())?;
+            println!(
+                "{}: {} positions, {} records from {} games ({} skipped), {} moves below ply {max_ply}",
+                out.display(),
+                report.positions,
+                report.records,
+                report.games,
+                skipped,
+                report.moves
+            );
+            println!(
+                "  {} positions seen (mirror images as one), {} moves below --min-games {}, \
+                 {} positions dropped for lock collisions, {} shadowed mirror images",
+                report.positions_seen,
+                report.below_min_games,
+                min_games.max(1),
+                report.dropped_collisions,
+                report.shadowed
+            );
+            Ok(())
+        }
     }
+}
+
+/// Writes through a temporary file in the same directory, so that a
+/// reader never sees half a book.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }
