@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod nnue;

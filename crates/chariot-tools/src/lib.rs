@@ -1,8 +1,9 @@
 //! Chariot's data and training tools: self-play data generation and the
-//! game-data format.
+//! game-data format, and opening-book curation.
 
 #![forbid(unsafe_code)]
 
+pub mod book;
 pub mod datagen;
 pub mod dataset;
 pub mod gamefile;

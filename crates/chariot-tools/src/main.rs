@@ -2,7 +2,7 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{datagen, dataset, gamefile, train, tune};
+use chariot_tools::{book, datagen, dataset, gamefile, train, tune};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,6 +79,11 @@ enum Command {
     },
     /// Checks a game-data file: chunks, games, positions, damage.
     Check { file: PathBuf },
+    /// Opening books in ElephantEye's BOOK.DAT format: probe, stats, build.
+    Book {
+        #[command(subcommand)]
+        command: book::Command,
+    },
 }
 
 fn default_threads() -> usize {
@@ -157,6 +162,7 @@ fn run(cli: Cli) -> Result<()> {
             datagen::generate(&cfg, &stop)
         }
         Command::Tune { command } => tune::cli::run(command),
+        Command::Book { command } => book::run(command),
         Command::Train {
             data,
             hidden,
