@@ -35,6 +35,12 @@ impl Heuristics {
         self.history[piece.index() * SQUARES + m.to().index()]
     }
 
+    /// Sets a history score (for tests).
+    #[cfg(test)]
+    pub(super) fn set_history(&mut self, piece: Piece, m: Move, score: i32) {
+        self.history[piece.index() * SQUARES + m.to().index()] = score;
+    }
+
     /// The counter-move to a move of `piece` to `m`'s destination.
     #[inline(always)]
     pub(super) fn counter(&self, piece: Piece, m: Move) -> Move {

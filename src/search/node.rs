@@ -4,12 +4,12 @@
 //! and the quiescence search of captures (and evasions) at the horizon.
 
 use super::params::*;
-use super::picker::{pick, KILLER_SCORE};
+use super::picker::{MovePicker, GOOD_CAPTURE, KILLER_SCORE, TT_MOVE_SCORE};
 use super::see::see_ge;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
 use crate::eval::evaluate;
-use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
+use xiangqi::movegen::MoveList;
 use xiangqi::types::{Move, Piece, PieceKind, EXCHANGE_VALUES};
 
 impl Searcher<'_> {
@@ -61,8 +61,8 @@ impl Searcher<'_> {
         // Step 4. Transposition table.
         let key = self.pos.key();
         let entry = self.tt.probe(key);
-        // The hash move is only ever played when the generator produces it:
-        // a wrong move from a key collision is never searched.
+        // The picker plays the hash move only if it is legal here: a wrong
+        // move from a key collision is never searched.
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
@@ -132,29 +132,28 @@ impl Searcher<'_> {
             depth -= 1;
         }
 
-        // Step 10. The moves.
-        let mut moves = MoveList::new();
-        self.pos.generate(GenType::All, &mut moves);
-        if moves.is_empty() {
-            // No legal move loses, in check or not.
-            return -(MATE - ply as i32);
-        }
-        let mut scores = [0i32; MAX_MOVES];
-        self.score_moves(&moves, tt_move, ply, &mut scores);
+        // Step 10. The moves, from the staged picker.
+        let mut picker = MovePicker::new(
+            tt_move,
+            self.stack[ply].killers,
+            self.counter_move(ply),
+            in_check,
+        );
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets = MoveList::new();
         let mut move_count = 0;
-        for i in 0..moves.len() {
-            let (m, order) = pick(&mut moves, &mut scores, i);
+        while let Some((m, order)) = picker.next(&self.pos, self.h) {
             let capture = self.pos.is_capture(m);
             move_count += 1;
             let may_prune = best > -RULE_WIN && !in_check;
-            // Step 11. Losing captures at low depth.
+            // Step 11. Losing captures at low depth (a good capture, with an
+            // exchange >= 0, passes without a second look).
             if may_prune
                 && capture
                 && depth <= SEE_CAPTURE_DEPTH
+                && !(GOOD_CAPTURE..TT_MOVE_SCORE).contains(&order)
                 && !see_ge(&self.pos, m, -SEE_CAPTURE_PER_DEPTH * depth)
             {
                 continue;
@@ -216,6 +215,11 @@ impl Searcher<'_> {
             }
         }
 
+        if move_count == 0 {
+            // No legal move loses, in check or not.
+            return -(MATE - ply as i32);
+        }
+
         // Step 14. Learn from a quiet refutation.
         if best >= beta && !self.pos.is_capture(best_move) {
             self.reward_quiet(ply, best_move, &quiets, depth);
@@ -265,15 +269,10 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let mut moves = MoveList::new();
         let eval;
         let mut best;
         if in_check {
-            // Every evasion, not just captures.
-            self.pos.generate(GenType::All, &mut moves);
-            if moves.is_empty() {
-                return -(MATE - ply as i32);
-            }
+            // Every evasion, not just captures; none is mate (below).
             eval = -INFINITY;
             best = -INFINITY;
         } else {
@@ -284,19 +283,22 @@ impl Searcher<'_> {
                 return best;
             }
             alpha = alpha.max(best);
-            self.pos.generate(GenType::Captures, &mut moves);
         }
         let alpha_orig = alpha;
-        let mut scores = [0i32; MAX_MOVES];
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
-        self.score_moves(&moves, tt_move, ply, &mut scores);
+        let mut picker = MovePicker::quiescence(tt_move, in_check);
         let mut best_move = Move::NULL;
-        for i in 0..moves.len() {
-            let (m, order) = pick(&mut moves, &mut scores, i);
+        let mut any_move = false;
+        while let Some((m, order)) = picker.next(&self.pos, self.h) {
+            any_move = true;
             if !in_check {
+                // Losing captures are left out (they all come last).
+                if order < 0 {
+                    break;
+                }
                 // Delta pruning: even winning the piece would not reach alpha.
                 let victim = EXCHANGE_VALUES[self.pos.piece_at(m.to()).kind().index()];
-                if eval + victim + DELTA_MARGIN <= alpha || order < 0 {
+                if eval + victim + DELTA_MARGIN <= alpha {
                     continue;
                 }
             }
@@ -317,6 +319,9 @@ impl Searcher<'_> {
                     }
                 }
             }
+        }
+        if in_check && !any_move {
+            return -(MATE - ply as i32);
         }
         let bound = if best >= beta {
             Bound::Lower
