@@ -158,17 +158,17 @@ impl Searcher<'_> {
             {
                 continue;
             }
-            let gives_check = self.play(m, ply);
-            // Step 12. Late quiet moves and futile ones at low depth.
-            if may_prune && !capture && !gives_check {
+            // Step 12. Late quiet moves and futile ones at low depth, unless
+            // they give check (asked without making them).
+            if may_prune && !capture {
                 let late = depth <= LMP_DEPTH && move_count > late_move_limit(depth, improving);
                 let futile = depth <= FUTILITY_DEPTH
                     && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
-                if late || futile {
-                    self.pos.unmake_move();
+                if (late || futile) && !self.pos.gives_check(m) {
                     continue;
                 }
             }
+            let gives_check = self.play(m, ply);
             // Step 13. Principal variation search with late-move reductions.
             let new_depth = depth - 1;
             let score = if move_count == 1 {
