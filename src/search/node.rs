@@ -4,7 +4,7 @@
 //! and the quiescence search of captures (and evasions) at the horizon.
 
 use super::params::*;
-use super::picker::{MovePicker, GOOD_CAPTURE, KILLER_SCORE, TT_MOVE_SCORE};
+use super::picker::{MovePicker, GOOD_CAPTURE, LOWEST_REFUTATION, TT_MOVE_SCORE};
 use super::see::see_ge;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
@@ -129,7 +129,7 @@ impl Searcher<'_> {
 
         // Step 9. Internal iterative reduction: no hash move, a shallower search will do.
         if tt_move.is_null() && depth >= IIR_MIN_DEPTH && pv_node {
-            depth -= 1;
+            depth -= IIR_REDUCTION;
         }
 
         // Step 10. The moves, from the staged picker.
@@ -176,11 +176,16 @@ impl Searcher<'_> {
             } else {
                 let mut r = 0;
                 if depth >= LMR_MIN_DEPTH && (!capture || order < 0) && !in_check && !gives_check {
-                    r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    if order >= KILLER_SCORE - 2 {
-                        r -= 1;
+                    let last = LMR_TABLE - 1;
+                    r = self.lmr[(depth as usize).min(last)][move_count.min(last)];
+                    if pv_node {
+                        r -= LMR_PV;
+                    }
+                    if !improving {
+                        r += LMR_NOT_IMPROVING;
+                    }
+                    if order >= LOWEST_REFUTATION {
+                        r -= LMR_REFUTATION;
                     } else if !capture {
                         r -= order / LMR_HISTORY_DIV;
                     }

@@ -23,6 +23,7 @@ pub const NMP_EVAL_MAX: i32 = 3;
 
 // Step 9. Internal iterative reduction of PV nodes without a hash move.
 pub const IIR_MIN_DEPTH: i32 = 6;
+pub const IIR_REDUCTION: i32 = 1;
 
 // Step 11. Captures losing more than SEE_CAPTURE_PER_DEPTH * depth are
 // skipped at depth <= SEE_CAPTURE_DEPTH.
@@ -49,16 +50,26 @@ pub fn late_move_limit(depth: i32, improving: bool) -> usize {
 }
 
 // Step 13. Late-move reductions, from depth LMR_MIN_DEPTH: the table gives
-// LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR; quiet moves reduce
-// one ply less per LMR_HISTORY_DIV of history.
+// LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR (depths and move
+// numbers beyond the table read its last row and column); PV nodes reduce
+// LMR_PV less, nodes not improving LMR_NOT_IMPROVING more, killers and the
+// counter-move LMR_REFUTATION less, and quiet moves one ply less per
+// LMR_HISTORY_DIV of history.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_TABLE: usize = 64;
+pub const LMR_PV: i32 = 1;
+pub const LMR_NOT_IMPROVING: i32 = 1;
+pub const LMR_REFUTATION: i32 = 1;
 pub const LMR_HISTORY_DIV: i32 = 8192;
 
 /// Late-move reductions by depth and move number.
-pub fn reductions() -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0; 64]; 64]);
+pub type Reductions = [[i32; LMR_TABLE]; LMR_TABLE];
+
+/// The late-move reduction table.
+pub fn reductions() -> Box<Reductions> {
+    let mut t = Box::new([[0; LMR_TABLE]; LMR_TABLE]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
             *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;

@@ -33,6 +33,8 @@ pub const GOOD_CAPTURE: i32 = 1 << 28;
 /// The first killer scores this, the second one less, the counter-move two
 /// less; quiet moves score their history (below `HISTORY_MAX`).
 pub const KILLER_SCORE: i32 = 1 << 27;
+/// The lowest score of a killer or the counter-move.
+pub const LOWEST_REFUTATION: i32 = KILLER_SCORE - 2;
 /// Bad captures score this plus MVV-LVA (always negative).
 pub const BAD_CAPTURE: i32 = -(1 << 28);
 
@@ -395,7 +397,7 @@ mod tests {
         match score {
             TT_MOVE_SCORE => 0,
             s if s >= GOOD_CAPTURE => 1,
-            s if s > KILLER_SCORE - 3 && s <= KILLER_SCORE => 2,
+            s if (LOWEST_REFUTATION..=KILLER_SCORE).contains(&s) => 2,
             s if s > BAD_CAPTURE / 2 => 3,
             _ => 4,
         }

@@ -2,7 +2,7 @@
 //! frames), the principal variation, and node counting.
 
 use super::history::Heuristics;
-use super::params::reductions;
+use super::params::{reductions, Reductions};
 use super::rules::history_checks;
 use super::tt::TranspositionTable;
 use super::{Shared, INFINITY, MAX_PLY};
@@ -64,7 +64,7 @@ pub(super) struct Searcher<'a> {
     pub stack: Vec<Frame>,
     pub pv: Vec<[Move; MAX_PLY]>,
     pub pv_len: [usize; MAX_PLY + 1],
-    pub lmr: Box<[[i32; 64]; 64]>,
+    pub lmr: Box<Reductions>,
 }
 
 impl<'a> Searcher<'a> {
