@@ -510,10 +510,12 @@ mod tests {
     fn picker_yields_every_legal_move_once_in_stage_order() {
         let mut rng = StdRng::seed_from_u64(0x5eed);
         let h = random_history(&mut rng);
-        let positions = positions(7, 12, 120);
-        assert!(positions.len() > 500);
+        // Debug builds are slower: fewer playouts there.
+        let games = if cfg!(debug_assertions) { 4 } else { 12 };
+        let positions = positions(7, games, 120);
+        assert!(positions.len() > 40 * games);
         let checks = positions.iter().filter(|p| p.in_check()).count();
-        assert!(checks > 10, "too few positions in check: {checks}");
+        assert!(checks > games, "too few positions in check: {checks}");
         for pos in &positions {
             check_position(pos, &mut rng, &h);
         }
