@@ -5,8 +5,10 @@
 //! reader accepts an entry only when the two agree with its key, so an entry
 //! torn by two threads writing at once reads as a miss rather than as wrong
 //! data (the "lockless hashing" of Hyatt and Mann). Entries sit in buckets of
-//! four that fill one 64-byte cache line; a new entry replaces the one of
-//! the same position, or else the shallowest and oldest.
+//! four that fill one 64-byte cache line (the table starts at the first
+//! cache-line boundary of its memory, so that a probe touches one line); a
+//! new entry replaces the one of the same position, or else the shallowest
+//! and oldest.
 
 use super::{MATE_BOUND, MAX_PLY};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -46,7 +48,10 @@ const _: () = assert!(BUCKET_BYTES == 64);
 const GENERATION_MASK: u8 = 0x3f;
 
 pub struct TranspositionTable {
+    /// The buckets from `words[base]`, with up to a bucket's worth of
+    /// words to spare so that `base` can fall on a cache-line boundary.
     words: Vec<AtomicU64>,
+    base: usize,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -140,7 +145,7 @@ impl TranspositionTable {
         let bytes = mb.saturating_mul(1 << 20);
         let mut buckets = (bytes / BUCKET_BYTES).max(1);
         let words = loop {
-            match zeroed_words(buckets * BUCKET_WORDS) {
+            match zeroed_words(buckets * BUCKET_WORDS + BUCKET_WORDS - 1) {
                 Some(words) => break words,
                 None if buckets > 1 => {
                     log::warn!(
@@ -152,8 +157,12 @@ impl TranspositionTable {
                 None => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u64; 8]>()),
             }
         };
+        // Words are 8-byte aligned: skip 0 to 7 of them to reach a boundary.
+        let misalignment = words.as_ptr() as usize % BUCKET_BYTES;
+        let base = (BUCKET_BYTES - misalignment) % BUCKET_BYTES / std::mem::size_of::<AtomicU64>();
         TranspositionTable {
             words,
+            base,
             buckets,
             generation: AtomicU8::new(0),
         }
@@ -181,7 +190,7 @@ impl TranspositionTable {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_WORDS
+        self.base + (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET_WORDS
     }
 
     /// Looks a position up.
@@ -254,7 +263,8 @@ impl TranspositionTable {
         let mut used = 0;
         for bucket in 0..sample {
             for i in 0..ENTRIES_PER_BUCKET {
-                let data = self.words[bucket * BUCKET_WORDS + 2 * i + 1].load(Ordering::Relaxed);
+                let at = self.base + bucket * BUCKET_WORDS + 2 * i + 1;
+                let data = self.words[at].load(Ordering::Relaxed);
                 if unpack(data).is_some_and(|(_, g)| g == generation) {
                     used += 1;
                 }
@@ -296,6 +306,18 @@ mod tests {
             assert_eq!(tt.probe(key).map(|e| e.score), Some(7));
         }
         assert!(zeroed_words(0).is_some_and(|v| v.is_empty()));
+    }
+
+    #[test]
+    fn buckets_fill_whole_cache_lines() {
+        for mb in [0, 1, 16] {
+            let tt = TranspositionTable::new(mb);
+            for key in [0u64, 1 << 63, u64::MAX] {
+                let first = &tt.words[tt.bucket(key)] as *const AtomicU64 as usize;
+                assert_eq!(first % BUCKET_BYTES, 0, "{mb} MB, key {key:#x}");
+                assert!(tt.bucket(key) + BUCKET_WORDS <= tt.words.len());
+            }
+        }
     }
 
     #[test]

@@ -151,6 +151,22 @@ fn captures_and_quiets_partition_all_moves() {
 }
 
 #[test]
+fn gives_check_agrees_with_making_the_move() {
+    let mut checks = 0;
+    for_each_playout_position(7, |pos| {
+        for m in pos.legal_moves().iter().copied() {
+            let predicted = pos.gives_check(m);
+            pos.make_move(m);
+            let actual = pos.in_check();
+            pos.unmake_move();
+            assert_eq!(predicted, actual, "{m} in {}", pos.to_fen());
+            checks += actual as usize;
+        }
+    });
+    assert!(checks > 1000, "too few checking moves: {checks}");
+}
+
+#[test]
 fn no_legal_move_is_a_loss_either_way() {
     let (mut mates, mut stalemates) = (0, 0);
     for_each_playout_position(5, |pos| match pos.no_moves() {

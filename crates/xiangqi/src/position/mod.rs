@@ -375,6 +375,46 @@ impl Position {
         !self.king_attacked_with(ksq, us, occ, file_bits, to_bb)
     }
 
+    /// Whether `m`, a legal move of the side to move, gives check: the
+    /// same answer as `in_check` after `make_move(m)`, without making it.
+    /// The moved piece may check from its destination, and the piece
+    /// leaving its origin may uncover a rook or give a cannon its screen
+    /// (as may the piece arriving on the destination).
+    #[inline]
+    pub fn gives_check(&self, m: Move) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = self.side;
+        let them = us.flip();
+        let ksq = self.king[them.index()];
+        let occ = Bitboard((self.occupied.0 & !(1u128 << from.index())) | (1u128 << to.index()));
+        let kf = ksq.file();
+        let mut file_bits = self.file_occ[kf] as usize;
+        if from.file() == kf {
+            file_bits &= !(1 << from.rank());
+        }
+        if to.file() == kf {
+            file_bits |= 1 << to.rank();
+        }
+        let direct = match self.board[from.index()].kind() {
+            PieceKind::Rook => line_attacks(ksq, occ.rank_bits(ksq.rank()), file_bits)
+                .0
+                .has(to),
+            PieceKind::Cannon => line_attacks(ksq, occ.rank_bits(ksq.rank()), file_bits)
+                .1
+                .has(to),
+            PieceKind::Horse => {
+                Bitboard(HORSE_ATTACKERS[ksq.index()][blocked_mask(&DIAG_NEIGHBOURS, ksq, occ)])
+                    .has(to)
+            }
+            PieceKind::Pawn => Bitboard(PAWN_ATTACKERS[us.index()][ksq.index()]).has(to),
+            // A king facing the other one would be an illegal move; advisors
+            // and elephants never leave their own side.
+            PieceKind::King | PieceKind::Advisor | PieceKind::Elephant => false,
+        };
+        // Every other piece of ours, with the new occupancy.
+        direct || self.king_attacked_with(ksq, them, occ, file_bits, Bitboard::from_square(from))
+    }
+
     // ----- Checks of the redundant state (tests and debug builds) ----------
 
     /// The key recomputed from scratch.

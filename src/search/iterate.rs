@@ -1,0 +1,338 @@
+//! Iterative deepening in one thread: the root search, aspiration windows,
+//! polling the limits during the search, and the main thread's decision to
+//! stop between iterations.
+
+use super::params::*;
+use super::tt::{score_to_tt, Bound};
+use super::{limits, mate_plies, Info, Job, Outcome, Searcher, INFINITY, RULE_WIN};
+use crate::eval::evaluate;
+use std::sync::atomic::Ordering;
+use xiangqi::types::Move;
+
+/// What one pass over the root moves found.
+pub(super) struct RootResult {
+    pub score: i32,
+    pub pv: Vec<Move>,
+    /// Every root move searched, with its score (exact within the margin).
+    pub scored: Vec<(Move, i32)>,
+}
+
+impl Searcher<'_> {
+    pub(super) fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Milliseconds the clock has run (`None` while pondering).
+    pub(super) fn clock_ms(&self) -> Option<u64> {
+        if self.shared.ponder.load(Ordering::Relaxed) {
+            None
+        } else {
+            let start = self.shared.clock_start_ms.load(Ordering::Relaxed);
+            Some(self.elapsed_ms().saturating_sub(start))
+        }
+    }
+
+    /// Polls the stop conditions; sets `stopped`.
+    #[inline]
+    pub(super) fn poll(&mut self) -> bool {
+        if self.nodes & POLL_MASK == 0 {
+            let total = self
+                .total_nodes
+                .fetch_add(self.nodes - self.published, Ordering::Relaxed)
+                + (self.nodes - self.published);
+            self.published = self.nodes;
+            self.others = total - self.nodes;
+            if self.main {
+                if self.shared.stop.load(Ordering::Relaxed) {
+                    self.stopped = true;
+                } else if let (Some(hard), Some(used)) = (self.hard_ms, self.clock_ms()) {
+                    self.stopped |= used >= hard;
+                }
+            } else {
+                self.stopped |= self.halt.load(Ordering::Relaxed);
+            }
+        }
+        if self.main && self.total() >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Searches the given root moves to `depth` within (alpha, beta).
+    /// Returns the best score and PV, and the score of every root move
+    /// searched; with a `margin`, moves are searched with a window wide enough
+    /// (down to `best - margin`) for their scores to be exact within it.
+    pub(super) fn search_root(
+        &mut self,
+        moves: &[Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        margin: i32,
+    ) -> Option<RootResult> {
+        let in_check = self.pos.in_check();
+        if !self.enter(0, in_check) {
+            return None;
+        }
+        let mut best = -INFINITY;
+        let mut best_pv = Vec::new();
+        let mut scored = Vec::new();
+        for (i, &m) in moves.iter().enumerate() {
+            let gives_check = self.play(m, 0);
+            let score = if i == 0 {
+                -self.negamax(depth - 1, -beta, -alpha, 1, gives_check)
+            } else if margin > 0 {
+                let low = (best - margin - 1).max(-INFINITY);
+                -self.negamax(depth - 1, -beta, -low, 1, gives_check)
+            } else {
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, gives_check);
+                if s > alpha && s < beta {
+                    -self.negamax(depth - 1, -beta, -alpha, 1, gives_check)
+                } else {
+                    s
+                }
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                return None;
+            }
+            scored.push((m, score));
+            if score > best {
+                best = score;
+                self.update_pv(0, m);
+                best_pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(RootResult {
+            score: best,
+            pv: best_pv,
+            scored,
+        })
+    }
+}
+
+/// What the iterations of one thread share with the driver.
+pub(super) struct Plan<'j> {
+    pub job: &'j Job,
+    pub max_depth: u32,
+    pub multipv: usize,
+    pub time: limits::TimePlan,
+}
+
+/// Iterative deepening in one thread. The main thread reports through
+/// `report` and decides when to stop; helpers search until halted, starting
+/// at staggered depths so that the threads spread over the tree.
+pub(super) fn iterate(
+    s: &mut Searcher,
+    plan: &Plan,
+    helper_id: usize,
+    report: &mut dyn FnMut(Info),
+) -> (Outcome, Vec<(Move, i32)>) {
+    let job = plan.job;
+    let mut outcome = Outcome {
+        best: job.root_moves.first().copied(),
+        ..Outcome::default()
+    };
+    let mut root_order = job.root_moves.clone();
+    let mut last_scored: Vec<(Move, i32)> = Vec::new();
+    let mut stability = 0;
+    let mut prev_score = None;
+    let first_depth = 1 + (helper_id % 2) as u32;
+
+    for depth in first_depth..=plan.max_depth {
+        s.seldepth = 0;
+        let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+        let mut remaining = root_order.clone();
+        let mut scored_all = Vec::new();
+        for line in 0..plan.multipv {
+            // Later lines exclude the moves of earlier ones.
+            let found = if line == 0 {
+                aspiration(
+                    s,
+                    &remaining,
+                    depth as i32,
+                    prev_score,
+                    job.randomness,
+                    report,
+                    depth,
+                )
+            } else {
+                s.search_root(&remaining, depth as i32, -INFINITY, INFINITY, 0)
+            };
+            let Some(RootResult { score, pv, scored }) = found else {
+                break;
+            };
+            if line == 0 {
+                scored_all = scored;
+            }
+            if let Some(&first) = pv.first() {
+                remaining.retain(|&m| m != first);
+            }
+            lines.push((score, pv));
+            if remaining.is_empty() {
+                break;
+            }
+        }
+        if s.stopped && lines.is_empty() {
+            break;
+        }
+        let complete = !s.stopped;
+        if s.main {
+            let time_ms = s.elapsed_ms();
+            for (i, (score, pv)) in lines.iter().enumerate() {
+                report(Info {
+                    depth,
+                    seldepth: s.seldepth.max(depth as usize) as u32,
+                    multipv: i + 1,
+                    score: *score,
+                    bound: None,
+                    nodes: s.total(),
+                    time_ms,
+                    hashfull: s.tt.hashfull(),
+                    pv: pv.clone(),
+                });
+            }
+        }
+        if let Some((score, pv)) = lines.first() {
+            let best = pv.first().copied();
+            stability = if best == outcome.best {
+                stability + 1
+            } else {
+                0
+            };
+            let dropped = prev_score.is_some_and(|p| *score < p - TIME_DROP_MARGIN);
+            prev_score = Some(*score);
+            outcome = Outcome {
+                best,
+                ponder: pv.get(1).copied(),
+                score: *score,
+                depth,
+                nodes: s.total(),
+            };
+            // Next iteration starts from this one's best moves.
+            let firsts: Vec<Move> = lines
+                .iter()
+                .filter_map(|(_, pv)| pv.first().copied())
+                .collect();
+            root_order.retain(|m| !firsts.contains(m));
+            root_order.splice(0..0, firsts);
+            if complete {
+                last_scored = scored_all;
+                // The root's result, for the next search and for `probe`.
+                if let Some(&best) = pv.first() {
+                    s.tt.store(
+                        s.pos.key(),
+                        best,
+                        score_to_tt(*score, 0),
+                        evaluate(&s.pos, &s.stack[0].state),
+                        depth,
+                        Bound::Exact,
+                    );
+                }
+            }
+            if s.main && !s.stopped && should_stop(s, plan, depth, &outcome, stability, dropped) {
+                break;
+            }
+        }
+        if s.stopped {
+            break;
+        }
+    }
+    outcome.nodes = s.total();
+    (outcome, last_scored)
+}
+
+/// Searches the first line within a window around the previous score,
+/// widening it on a fail high or low.
+fn aspiration(
+    s: &mut Searcher,
+    moves: &[Move],
+    depth: i32,
+    prev: Option<i32>,
+    margin: i32,
+    report: &mut dyn FnMut(Info),
+    iteration: u32,
+) -> Option<RootResult> {
+    let use_window =
+        depth >= ASPIRATION_MIN_DEPTH && margin == 0 && prev.is_some_and(|p| p.abs() < RULE_WIN);
+    let Some(center) = prev.filter(|_| use_window) else {
+        return s.search_root(moves, depth, -INFINITY, INFINITY, margin);
+    };
+    let mut delta = ASPIRATION_DELTA;
+    let (mut alpha, mut beta) = (center - delta, center + delta);
+    loop {
+        let r = s.search_root(moves, depth, alpha, beta, 0)?;
+        let bound = if r.score <= alpha {
+            beta = (alpha + beta) / 2;
+            alpha = (r.score - delta).max(-INFINITY);
+            Bound::Upper
+        } else if r.score >= beta {
+            beta = (r.score + delta).min(INFINITY);
+            Bound::Lower
+        } else {
+            return Some(r);
+        };
+        if s.main && s.elapsed_ms() > 1000 {
+            report(Info {
+                depth: iteration,
+                seldepth: s.seldepth as u32,
+                multipv: 1,
+                score: r.score,
+                bound: Some(bound),
+                nodes: s.total(),
+                time_ms: s.elapsed_ms(),
+                hashfull: s.tt.hashfull(),
+                pv: r.pv.clone(),
+            });
+        }
+        delta += delta / 2 + ASPIRATION_GROWTH;
+        if delta > ASPIRATION_MAX_DELTA {
+            alpha = -INFINITY;
+            beta = INFINITY;
+        }
+    }
+}
+
+/// The main thread's decision after a completed iteration.
+fn should_stop(
+    s: &Searcher,
+    plan: &Plan,
+    depth: u32,
+    outcome: &Outcome,
+    stability: u32,
+    dropped: bool,
+) -> bool {
+    let limits = &plan.job.limits;
+    let mate = mate_plies(outcome.score);
+    if let Some(n) = limits.mate {
+        if mate.is_some_and(|p| p > 0 && p < 2 * n as i32) {
+            return true;
+        }
+    }
+    if limits.infinite || s.shared.ponder.load(Ordering::Relaxed) {
+        return false;
+    }
+    // A proven mate needs no deeper search (unless a depth or node count was asked).
+    let mate_found = mate.is_some_and(|p| p.unsigned_abs() <= depth);
+    if mate_found && limits.depth.is_none() && limits.nodes.is_none() {
+        return true;
+    }
+    if let (Some(soft), Some(used)) = (plan.time.soft_ms, s.clock_ms()) {
+        // A best move that keeps changing, or a falling score, earns more time.
+        let last = TIME_STABILITY_SCALE.len() - 1;
+        let mut scale = TIME_STABILITY_SCALE[(stability as usize).min(last)];
+        if dropped {
+            scale *= TIME_DROP_SCALE;
+        }
+        if used as f64 >= soft as f64 * scale {
+            return true;
+        }
+    }
+    false
+}

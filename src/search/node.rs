@@ -1,0 +1,342 @@
+//! The search of one node: principal-variation alpha-beta with its
+//! selectivity (razoring, reverse futility, null move, internal iterative
+//! reduction, SEE and late-move pruning, futility, late-move reductions),
+//! and the quiescence search of captures (and evasions) at the horizon.
+
+use super::params::*;
+use super::picker::{MovePicker, GOOD_CAPTURE, LOWEST_REFUTATION, TT_MOVE_SCORE};
+use super::see::see_ge;
+use super::tt::{score_from_tt, score_to_tt, Bound};
+use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
+use crate::eval::evaluate;
+use xiangqi::movegen::MoveList;
+use xiangqi::types::{Move, Piece, PieceKind, EXCHANGE_VALUES};
+
+impl Searcher<'_> {
+    /// Whether the side to move has a piece that makes passing safe to assume
+    /// harmless (zugzwang is rare with a rook, horse or cannon).
+    fn has_big_pieces(&self) -> bool {
+        let us = self.pos.side_to_move();
+        (self.pos.pieces(us, PieceKind::Rook)
+            | self.pos.pieces(us, PieceKind::Horse)
+            | self.pos.pieces(us, PieceKind::Cannon))
+        .any()
+    }
+
+    pub(super) fn negamax(
+        &mut self,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+    ) -> i32 {
+        // Step 1. Check extension, and quiescence at the horizon.
+        let mut depth = depth.max(0) + in_check as i32;
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply, in_check);
+        }
+        let pv_node = beta - alpha > 1;
+        if !self.enter(ply, in_check) {
+            return 0;
+        }
+        // Step 2. The rules: repetition, move limit, insufficient material.
+        if let Some(score) = self.rule_score(ply, in_check) {
+            return score;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                0
+            } else {
+                evaluate(&self.pos, &self.stack[ply].state)
+            };
+        }
+        // Step 3. Mate distance pruning.
+        let mut alpha = alpha.max(-(MATE - ply as i32));
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. Transposition table.
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        // The picker plays the hash move only if it is legal here: a wrong
+        // move from a key collision is never searched.
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if !pv_node && e.depth as i32 >= depth && fits {
+                return score;
+            }
+        }
+
+        // Step 5. Static evaluation.
+        let eval = match entry {
+            _ if in_check => -INFINITY,
+            Some(e) => e.eval,
+            None => evaluate(&self.pos, &self.stack[ply].state),
+        };
+        self.stack[ply].eval = eval;
+        self.stack[ply + 2].killers = [Move::NULL; 2];
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+
+        if !pv_node && !in_check {
+            // Step 6. Razoring: hopeless at low depth unless a capture saves it.
+            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha {
+                let score = self.quiesce(alpha, alpha + 1, ply, false);
+                if score <= alpha {
+                    return score;
+                }
+            }
+            // Step 7. Reverse futility pruning.
+            if depth <= RFP_DEPTH
+                && eval.abs() < RULE_WIN
+                && eval - RFP_PER_DEPTH * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+            // Step 8. Null move pruning.
+            let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && beta.abs() < RULE_WIN
+                && !last_null
+                && self.has_big_pieces()
+            {
+                let r = NMP_BASE
+                    + depth / NMP_DEPTH_DIV
+                    + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
+                self.stack[ply].mv = Move::NULL;
+                self.stack[ply].piece = Piece::NONE;
+                self.pos.make_null_move();
+                self.stack[ply + 1].state = self.stack[ply].state;
+                let score = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, false);
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= RULE_WIN { beta } else { score };
+                }
+            }
+        }
+
+        // Step 9. Internal iterative reduction: no hash move, a shallower search will do.
+        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && pv_node {
+            depth -= IIR_REDUCTION;
+        }
+
+        // Step 10. The moves, from the staged picker.
+        let mut picker = MovePicker::new(
+            tt_move,
+            self.stack[ply].killers,
+            self.counter_move(ply),
+            in_check,
+        );
+        let alpha_orig = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut quiets = MoveList::new();
+        let mut move_count = 0;
+        while let Some((m, order)) = picker.next(&self.pos, self.h) {
+            let capture = self.pos.is_capture(m);
+            move_count += 1;
+            let may_prune = best > -RULE_WIN && !in_check;
+            // Step 11. Losing captures at low depth (a good capture, with an
+            // exchange >= 0, passes without a second look).
+            if may_prune
+                && capture
+                && depth <= SEE_CAPTURE_DEPTH
+                && !(GOOD_CAPTURE..TT_MOVE_SCORE).contains(&order)
+                && !see_ge(&self.pos, m, -SEE_CAPTURE_PER_DEPTH * depth)
+            {
+                continue;
+            }
+            // Step 12. Late quiet moves and futile ones at low depth, unless
+            // they give check (asked without making them).
+            if may_prune && !capture {
+                let late = depth <= LMP_DEPTH && move_count > late_move_limit(depth, improving);
+                let futile = depth <= FUTILITY_DEPTH
+                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                if (late || futile) && !self.pos.gives_check(m) {
+                    continue;
+                }
+            }
+            let gives_check = self.play(m, ply);
+            // Step 13. Principal variation search with late-move reductions.
+            let new_depth = depth - 1;
+            let score = if move_count == 1 {
+                -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check)
+            } else {
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && (!capture || order < 0) && !in_check && !gives_check {
+                    let last = LMR_TABLE - 1;
+                    r = self.lmr[(depth as usize).min(last)][move_count.min(last)];
+                    if pv_node {
+                        r -= LMR_PV;
+                    }
+                    if !improving {
+                        r += LMR_NOT_IMPROVING;
+                    }
+                    if order >= LOWEST_REFUTATION {
+                        r -= LMR_REFUTATION;
+                    } else if !capture {
+                        r -= order / LMR_HISTORY_DIV;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, gives_check);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, gives_check);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check);
+                }
+                s
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+            if !capture {
+                quiets.push(m);
+            }
+        }
+
+        if move_count == 0 {
+            // No legal move loses, in check or not.
+            return -(MATE - ply as i32);
+        }
+
+        // Step 14. Learn from a quiet refutation.
+        if best >= beta && !self.pos.is_capture(best_move) {
+            self.reward_quiet(ply, best_move, &quiets, depth);
+        }
+
+        // Step 15. Remember the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            eval,
+            depth as u32,
+            bound,
+        );
+        best
+    }
+
+    pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
+        if !self.enter(ply, in_check) {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check {
+                0
+            } else {
+                evaluate(&self.pos, &self.stack[ply].state)
+            };
+        }
+        let pv_node = beta - alpha > 1;
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if !pv_node && fits {
+                return score;
+            }
+        }
+        let eval;
+        let mut best;
+        if in_check {
+            // Every evasion, not just captures; none is mate (below).
+            eval = -INFINITY;
+            best = -INFINITY;
+        } else {
+            // Stand pat: the side to move may decline every capture.
+            eval = entry.map_or_else(|| evaluate(&self.pos, &self.stack[ply].state), |e| e.eval);
+            best = eval;
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let alpha_orig = alpha;
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::quiescence(tt_move, in_check);
+        let mut best_move = Move::NULL;
+        let mut any_move = false;
+        while let Some((m, order)) = picker.next(&self.pos, self.h) {
+            any_move = true;
+            if !in_check {
+                // Losing captures are left out (they all come last).
+                if order < 0 {
+                    break;
+                }
+                // Delta pruning: even winning the piece would not reach alpha.
+                let victim = EXCHANGE_VALUES[self.pos.piece_at(m.to()).kind().index()];
+                if eval + victim + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let gives_check = self.play(m, ply);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, gives_check);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && !any_move {
+            return -(MATE - ply as i32);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
+        best
+    }
+}

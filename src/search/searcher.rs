@@ -1,0 +1,152 @@
+//! One search thread's state: the position, the current line (a stack of
+//! frames), the principal variation, and node counting.
+
+use super::history::Heuristics;
+use super::params::{reductions, Reductions};
+use super::rules::history_checks;
+use super::tt::TranspositionTable;
+use super::{Shared, INFINITY, MAX_PLY};
+use crate::eval::EvalState;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Instant;
+use xiangqi::position::Position;
+use xiangqi::types::{Move, Piece};
+
+/// Per-ply state of the current line.
+#[derive(Clone, Copy)]
+pub(super) struct Frame {
+    /// Static evaluation (`-INFINITY` in check).
+    pub eval: i32,
+    /// The move played from this ply, and the piece that made it.
+    pub mv: Move,
+    pub piece: Piece,
+    pub killers: [Move; 2],
+    /// The evaluator's incremental state of the position at this ply.
+    pub state: EvalState,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            eval: -INFINITY,
+            mv: Move::NULL,
+            piece: Piece::NONE,
+            killers: [Move::NULL; 2],
+            state: EvalState::default(),
+        }
+    }
+}
+
+pub(super) struct Searcher<'a> {
+    pub pos: Position,
+    pub shared: &'a Shared,
+    /// Set by the main thread when it is done; helpers stop on it.
+    pub halt: &'a AtomicBool,
+    pub tt: &'a TranspositionTable,
+    pub h: &'a mut Heuristics,
+    /// The main thread reports, keeps the limits and decides.
+    pub main: bool,
+    pub start: Instant,
+    pub nodes: u64,
+    /// Nodes of this thread already added to `total_nodes`.
+    pub published: u64,
+    pub total_nodes: &'a AtomicU64,
+    /// Nodes of the other threads, as last seen.
+    pub others: u64,
+    pub node_limit: u64,
+    pub hard_ms: Option<u64>,
+    pub stopped: bool,
+    pub seldepth: usize,
+    /// History length at the root.
+    pub root_len: usize,
+    /// Whether the side to move was in check, by position index (history length).
+    pub checks: Vec<bool>,
+    pub stack: Vec<Frame>,
+    pub pv: Vec<[Move; MAX_PLY]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    pub lmr: Box<Reductions>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        pos: Position,
+        shared: &'a Shared,
+        halt: &'a AtomicBool,
+        tt: &'a TranspositionTable,
+        h: &'a mut Heuristics,
+        total_nodes: &'a AtomicU64,
+        start: Instant,
+    ) -> Searcher<'a> {
+        let root_len = pos.history().len();
+        let mut checks = history_checks(&pos);
+        checks.resize(root_len + MAX_PLY + 2, false);
+        let mut stack = vec![Frame::default(); MAX_PLY + 4];
+        stack[0].state = EvalState::new(&pos);
+        Searcher {
+            pos,
+            shared,
+            halt,
+            tt,
+            h,
+            main: false,
+            start,
+            nodes: 0,
+            published: 0,
+            total_nodes,
+            others: 0,
+            node_limit: u64::MAX,
+            hard_ms: None,
+            stopped: false,
+            seldepth: 0,
+            root_len,
+            checks,
+            stack,
+            pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            lmr: reductions(),
+        }
+    }
+
+    /// Nodes searched by every thread, as far as this one knows.
+    pub fn total(&self) -> u64 {
+        self.nodes + self.others
+    }
+
+    pub fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = m;
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Entering a node: resets its PV, counts it and polls the limits.
+    /// False when the search must stop.
+    #[inline(always)]
+    pub fn enter(&mut self, ply: usize, in_check: bool) -> bool {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.poll() {
+            return false;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let n = self.pos.history().len();
+        self.checks[n] = in_check;
+        true
+    }
+
+    /// Plays `m` from `ply`, remembering it in the line; returns whether it gives check.
+    #[inline(always)]
+    pub fn play(&mut self, m: Move, ply: usize) -> bool {
+        self.stack[ply].mv = m;
+        self.stack[ply].piece = self.pos.piece_at(m.from());
+        self.pos.make_move(m);
+        let mut state = self.stack[ply].state;
+        if let Some(change) = self.pos.last_change() {
+            state.apply(&change);
+        }
+        self.stack[ply + 1].state = state;
+        self.pos.in_check()
+    }
+}
