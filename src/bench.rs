@@ -131,6 +131,7 @@ pub fn run(depth: u32, shared: &Shared) -> BenchReport {
             seed: 0,
             threads: 1,
             tables: Arc::clone(&tables),
+            net: None,
         };
         let outcome = search::search(job, shared, Instant::now(), &mut |_| {});
         report.nodes += outcome.nodes;

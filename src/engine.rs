@@ -478,6 +478,7 @@ impl Engine {
             seed,
             threads: self.settings.threads.max(1),
             tables: Arc::clone(&self.tables),
+            net: self.net.clone(),
         };
         let shared = Arc::new(Shared::default());
         shared.ponder.store(req.ponder, Ordering::Relaxed);

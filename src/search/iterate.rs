@@ -5,7 +5,6 @@
 use super::params::*;
 use super::tt::{score_to_tt, Bound};
 use super::{limits, mate_plies, Info, Job, Outcome, Searcher, INFINITY, RULE_WIN};
-use crate::eval::evaluate;
 use std::sync::atomic::Ordering;
 use xiangqi::types::Move;
 
@@ -230,7 +229,7 @@ pub(super) fn iterate(
                         s.pos.key(),
                         best,
                         score_to_tt(*score, 0),
-                        evaluate(&s.pos, &s.stack[0].state),
+                        s.static_eval(0),
                         depth,
                         Bound::Exact,
                     );

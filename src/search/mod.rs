@@ -110,6 +110,8 @@ pub struct Job {
     pub seed: u64,
     pub threads: usize,
     pub tables: Arc<Tables>,
+    /// The network to evaluate with (`None`: the classical evaluation).
+    pub net: Option<Arc<crate::nnue::Network>>,
 }
 
 /// One line of search progress.

@@ -8,7 +8,6 @@ use super::picker::{MovePicker, GOOD_CAPTURE, LOWEST_REFUTATION, TT_MOVE_SCORE};
 use super::see::see_ge;
 use super::tt::{score_from_tt, score_to_tt, Bound};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
-use crate::eval::evaluate;
 use xiangqi::movegen::MoveList;
 use xiangqi::types::{Move, Piece, PieceKind, EXCHANGE_VALUES};
 
@@ -45,11 +44,7 @@ impl Searcher<'_> {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                evaluate(&self.pos, &self.stack[ply].state)
-            };
+            return if in_check { 0 } else { self.static_eval(ply) };
         }
         // Step 3. Mate distance pruning.
         let mut alpha = alpha.max(-(MATE - ply as i32));
@@ -80,7 +75,7 @@ impl Searcher<'_> {
         let eval = match entry {
             _ if in_check => -INFINITY,
             Some(e) => e.eval,
-            None => evaluate(&self.pos, &self.stack[ply].state),
+            None => self.static_eval(ply),
         };
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
@@ -115,7 +110,7 @@ impl Searcher<'_> {
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].piece = Piece::NONE;
                 self.pos.make_null_move();
-                self.stack[ply + 1].state = self.stack[ply].state;
+                self.pass_state(ply);
                 let score = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, false);
                 self.pos.unmake_move();
                 if self.stopped {
@@ -254,11 +249,7 @@ impl Searcher<'_> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check {
-                0
-            } else {
-                evaluate(&self.pos, &self.stack[ply].state)
-            };
+            return if in_check { 0 } else { self.static_eval(ply) };
         }
         let pv_node = beta - alpha > 1;
         let key = self.pos.key();
@@ -282,7 +273,7 @@ impl Searcher<'_> {
             best = -INFINITY;
         } else {
             // Stand pat: the side to move may decline every capture.
-            eval = entry.map_or_else(|| evaluate(&self.pos, &self.stack[ply].state), |e| e.eval);
+            eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
             best = eval;
             if best >= beta {
                 return best;

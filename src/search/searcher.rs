@@ -6,8 +6,10 @@ use super::params::{reductions, Reductions};
 use super::rules::history_checks;
 use super::tt::TranspositionTable;
 use super::{Shared, INFINITY, MAX_PLY};
-use crate::eval::EvalState;
+use crate::eval::{evaluate, EvalState};
+use crate::nnue::{Accumulator, Network};
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
 use std::time::Instant;
 use xiangqi::position::Position;
 use xiangqi::types::{Move, Piece};
@@ -65,6 +67,10 @@ pub(super) struct Searcher<'a> {
     pub pv: Vec<[Move; MAX_PLY]>,
     pub pv_len: [usize; MAX_PLY + 1],
     pub lmr: Box<Reductions>,
+    /// The network that evaluates (`None`: the classical evaluation), and
+    /// its accumulators by ply, kept incrementally along the line.
+    pub net: Option<Arc<Network>>,
+    pub acc: Vec<Accumulator>,
 }
 
 impl<'a> Searcher<'a> {
@@ -104,6 +110,39 @@ impl<'a> Searcher<'a> {
             pv: vec![[Move::NULL; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             lmr: reductions(),
+            net: None,
+            acc: Vec::new(),
+        }
+    }
+
+    /// Evaluates with `net` instead of the classical evaluation.
+    pub fn with_net(mut self, net: Option<Arc<Network>>) -> Self {
+        self.acc = match &net {
+            Some(n) => vec![n.refresh(&self.pos); MAX_PLY + 4],
+            None => Vec::new(),
+        };
+        self.net = net;
+        self
+    }
+
+    /// The static evaluation of the position at `ply`, for the side to move.
+    #[inline(always)]
+    pub fn static_eval(&self, ply: usize) -> i32 {
+        match &self.net {
+            Some(net) => net.evaluate(&self.acc[ply], self.pos.side_to_move()),
+            None => evaluate(&self.pos, &self.stack[ply].state),
+        }
+    }
+
+    /// The evaluator's state after a null move from `ply`: unchanged.
+    #[inline(always)]
+    pub fn pass_state(&mut self, ply: usize) {
+        match &self.net {
+            Some(_) => {
+                let (done, next) = self.acc.split_at_mut(ply + 1);
+                next[0].clone_from(&done[ply]);
+            }
+            None => self.stack[ply + 1].state = self.stack[ply].state,
         }
     }
 
@@ -142,11 +181,20 @@ impl<'a> Searcher<'a> {
         self.stack[ply].mv = m;
         self.stack[ply].piece = self.pos.piece_at(m.from());
         self.pos.make_move(m);
-        let mut state = self.stack[ply].state;
         if let Some(change) = self.pos.last_change() {
-            state.apply(&change);
+            match &self.net {
+                Some(net) => {
+                    let (done, next) = self.acc.split_at_mut(ply + 1);
+                    next[0].clone_from(&done[ply]);
+                    net.update(&mut next[0], &change);
+                }
+                None => {
+                    let mut state = self.stack[ply].state;
+                    state.apply(&change);
+                    self.stack[ply + 1].state = state;
+                }
+            }
         }
-        self.stack[ply + 1].state = state;
         self.pos.in_check()
     }
 }

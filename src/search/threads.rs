@@ -47,12 +47,13 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
     let (mut outcome, last_scored) = std::thread::scope(|scope| {
         for (id, h) in helper_hs.iter_mut().enumerate() {
             let pos = job.pos.clone();
-            let (plan, halt, total_nodes) = (&plan, &halt, &total_nodes);
+            let (plan, halt, total_nodes, net) = (&plan, &halt, &total_nodes, &job.net);
             let spawned = std::thread::Builder::new()
                 .name(format!("helper{}", id + 1))
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
-                    let mut s = Searcher::new(pos, shared, halt, &tables.tt, h, total_nodes, start);
+                    let mut s = Searcher::new(pos, shared, halt, &tables.tt, h, total_nodes, start)
+                        .with_net(net.clone());
                     iterate(&mut s, plan, id + 1, &mut |_| {});
                 });
             if let Err(e) = spawned {
@@ -68,7 +69,8 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
             main_h,
             &total_nodes,
             start,
-        );
+        )
+        .with_net(job.net.clone());
         s.main = true;
         s.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
         s.hard_ms = time.hard_ms;

@@ -27,6 +27,7 @@ pub fn search_with(pos: &Position, limits: Limits) -> Outcome {
         seed: 0,
         threads: 1,
         tables: Arc::new(Tables::new(16)),
+        net: None,
     };
     std::thread::Builder::new()
         .stack_size(SEARCH_STACK)

@@ -122,6 +122,7 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
             seed: 0,
             threads: 1,
             tables: Arc::clone(tables),
+            net: None,
         };
         let out = search::search(job, &shared, Instant::now(), &mut |_| {});
         let best = out.best.unwrap_or(legal[0]);
