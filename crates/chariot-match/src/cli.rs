@@ -1,4 +1,4 @@
-//! The command line of `chariot match` (clap) and its translation into a
+//! The command line of `chariot-match` (clap) and its translation into a
 //! checked match configuration. Every mistake is reported in one line naming
 //! the argument.
 
@@ -19,15 +19,15 @@ engines with a UCI_Variant option such as Fairy-Stockfish), option.NAME=VALUE (r
 checked against the options the engine advertises). Give --engine once per engine.";
 
 const EXAMPLES: &str = "Examples:
-  chariot match --engine cmd=target/release/chariot --engine cmd=/usr/games/fairy-stockfish \\
+  chariot-match --engine cmd=target/release/chariot --engine cmd=/usr/games/fairy-stockfish \\
       name=fsf option.Skill_Level=0 --games 20 --tc 5+0.05 -j 2
-  chariot match --engine cmd=./new --engine cmd=./old --tc 10+0.1 -j 2 \\
+  chariot-match --engine cmd=./new --engine cmd=./old --tc 10+0.1 -j 2 \\
       --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05";
 
 /// Engine-vs-engine matches for xiangqi engines speaking UCCI or UCI.
 #[derive(Parser, Debug)]
 #[command(
-    name = "chariot match",
+    name = "chariot-match",
     version,
     about = "Engine-vs-engine xiangqi matches: round robin or gauntlet, clocks, rules adjudication, PGN, Elo and SPRT",
     after_help = EXAMPLES,
@@ -364,7 +364,7 @@ mod tests {
     use super::*;
 
     fn parse(args: &str) -> Result<MatchConfig, String> {
-        let argv = std::iter::once("chariot match").chain(args.split_whitespace());
+        let argv = std::iter::once("chariot-match").chain(args.split_whitespace());
         Cli::parse_args(argv)
             .map_err(|e| e.to_string())?
             .into_config()

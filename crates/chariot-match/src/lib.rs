@@ -1,5 +1,5 @@
-//! `chariot match`: engine-vs-engine matches for xiangqi engines, built on
-//! Chariot's own rules code.
+//! `chariot-match`: engine-vs-engine matches for xiangqi engines, refereed by
+//! the rules core (crates/xiangqi).
 //!
 //! - `cli`: the command line (clap) and the checked configuration.
 //! - `engine`: engine processes, handshake, options, lines with deadlines.
@@ -30,7 +30,7 @@ pub mod tournament;
 
 use std::ffi::OsString;
 
-/// Runs `chariot match` with the arguments after `match`; returns the exit
+/// Runs `chariot-match` with its arguments (the program name left out); returns the exit
 /// status: 0 when the match ran to its end (or the SPRT decided), 2 for bad
 /// arguments or a match that cannot start, 130 when interrupted.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> i32 {

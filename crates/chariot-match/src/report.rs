@@ -300,7 +300,7 @@ impl Write for LogSink {
     }
 }
 
-/// Diagnostics to stderr as `chariot match: warning: …` lines, at `info`
+/// Diagnostics to stderr as `chariot-match: warning: …` lines, at `info`
 /// and above unless `RUST_LOG` says otherwise.
 pub fn init_logging() {
     let mut builder = env_logger::Builder::new();
@@ -314,7 +314,7 @@ pub fn init_logging() {
                 log::Level::Debug => "debug: ",
                 log::Level::Trace => "trace: ",
             };
-            writeln!(buf, "chariot match: {level}{}", record.args())
+            writeln!(buf, "chariot-match: {level}{}", record.args())
         });
     match std::env::var("RUST_LOG") {
         Ok(filter) => builder.parse_filters(&filter),

@@ -31,7 +31,7 @@ static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
 fn install_ctrlc() {
     let result = ctrlc::set_handler(|| {
         if INTERRUPTS.fetch_add(1, Ordering::SeqCst) >= 1 {
-            eprintln!("chariot match: interrupted again: exiting now");
+            eprintln!("chariot-match: interrupted again: exiting now");
             std::process::exit(130);
         }
     });

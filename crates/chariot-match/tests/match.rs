@@ -114,7 +114,7 @@ struct Run {
     seconds: f64,
 }
 
-/// Runs `chariot match` with `args` plus `--pgn DIR/match.pgn`.
+/// Runs `chariot-match` with `args` plus `--pgn DIR/match.pgn`.
 fn run_match(dir: &Path, args: &[&str]) -> Run {
     let pgn_path = dir.join("match.pgn");
     let t0 = Instant::now();
