@@ -354,7 +354,20 @@ pub fn play(
         let started = Instant::now();
         let (answer, info) = match sent {
             Err(e) => (Answer::Died(e), Info::default()),
-            Ok(()) => wait_for_move(engine, started, allowance, cfg.grace, stop),
+            Ok(()) => {
+                let (answer, info, stop_sent) =
+                    wait_for_move(engine, started, allowance, cfg.grace, stop);
+                // A move that crossed our `stop` on the wire leaves the
+                // engine answering that `stop` while idle (UCCI: with a
+                // `nobestmove`). Synchronise, so that the late line cannot
+                // answer the next `go`.
+                if stop_sent && matches!(answer, Answer::Move { .. }) {
+                    if let Err(e) = engine.sync(cfg.ready_timeout) {
+                        log::warn!("{e}");
+                    }
+                }
+                (answer, info)
+            }
         };
 
         let timed = clocks.is_some() || matches!(cfg.tc, TimeControl::MoveTime(_));
@@ -507,20 +520,21 @@ fn fmt_allowance(d: Duration) -> String {
 
 /// Waits for the answer to a `go` sent at `started`: `stop` once the
 /// allowance is used up, and give up `grace` later. Also returns the score and
-/// depth of the last `info` line that had a score.
+/// depth of the last `info` line that had a score, and whether `stop` was
+/// sent.
 fn wait_for_move(
     engine: &mut Engine,
     started: Instant,
     allowance: Duration,
     grace: Duration,
     stop: &AtomicBool,
-) -> (Answer, Info) {
+) -> (Answer, Info, bool) {
     let deadlines = Deadlines::new(started, allowance, grace);
     let mut stop_sent = false;
     let mut info = Info::default();
     loop {
         if stop.load(Ordering::Relaxed) {
-            return (Answer::Aborted, info);
+            return (Answer::Aborted, info, stop_sent);
         }
         let target = if stop_sent {
             deadlines.give_up_at
@@ -543,21 +557,22 @@ fn wait_for_move(
                             at,
                         },
                         info,
+                        stop_sent,
                     )
                 }
-                EngineLine::NoBestMove => return (Answer::NoMove, info),
+                EngineLine::NoBestMove => return (Answer::NoMove, info, stop_sent),
                 EngineLine::Other => {}
             },
-            Recv::Eof => return (Answer::Died(engine.died("while thinking")), info),
+            Recv::Eof => return (Answer::Died(engine.died("while thinking")), info, stop_sent),
             Recv::Timeout => {
                 let now = Instant::now();
                 if now >= deadlines.give_up_at && stop_sent {
-                    return (Answer::Silent, info);
+                    return (Answer::Silent, info, stop_sent);
                 }
                 if now >= deadlines.stop_at && !stop_sent {
                     stop_sent = true;
                     if let Err(e) = engine.send("stop") {
-                        return (Answer::Died(e), info);
+                        return (Answer::Died(e), info, stop_sent);
                     }
                 }
             }

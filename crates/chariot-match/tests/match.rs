@@ -962,3 +962,54 @@ fn ctrl_c_keeps_finished_games_and_stops_the_engines() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_move_that_crosses_stop_leaves_no_stray_answer_for_the_next_go() {
+    let _serial = serial();
+    let dir = scratch("crossing");
+    let openings = startpos_openings(&dir);
+    // Red: its first move comes after the runner's `stop` (inside the
+    // grace), so it then reads that `stop` while idle and answers it with a
+    // `nobestmove`, as UCCI says, a little later (as over a busy pipe).
+    // Its later moves come at once.
+    let racer = fake_engine(
+        &dir,
+        "racer",
+        "case $n in 1) sleep 0.8; echo 'bestmove a3a4' ;; 2) echo 'bestmove a4a5' ;; *) echo 'bestmove a5a6 resign' ;; esac",
+        "sleep 0.2; echo nobestmove",
+    );
+    let plain = fake_engine(
+        &dir,
+        "plain",
+        "case $n in 1) echo 'bestmove i6i5' ;; 2) echo 'bestmove i5i4' ;; *) echo 'bestmove i4i3' ;; esac",
+        ":",
+    );
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &format!("cmd={racer}"),
+            "--engine",
+            &format!("cmd={plain}"),
+            "--games",
+            "1",
+            "--tc",
+            "0.5+1",
+            "--grace",
+            "600",
+            "--openings",
+            &openings,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    // The stray `nobestmove` did not answer Red's second `go`: Red played
+    // its three moves and resigned with the third.
+    assert!(!g.reason.contains("no move given"), "{}", g.reason);
+    // Four plies played; the resigning move is not played.
+    assert_eq!(g.tag("PlyCount"), "4", "{}", g.reason);
+    assert!(g.reason.contains("resigns"), "{}", g.reason);
+    let _ = std::fs::remove_dir_all(&dir);
+}
