@@ -557,6 +557,16 @@ mod tests {
         assert_eq!(set(&mut o, "name Clear Hash"), Ok(Effect::NewGame));
         assert_eq!(set(&mut o, "randomness Small"), Ok(Effect::Set));
         assert_eq!(o.randomness, Randomness::Small);
+        assert_eq!(
+            o.randomness.book_pick(),
+            BookPick::Weighted { percent: 200 }
+        );
+        assert_eq!(Randomness::None.book_pick(), BookPick::Heaviest);
+        assert_eq!(
+            Randomness::Medium.book_pick(),
+            BookPick::Weighted { percent: 100 }
+        );
+        assert!(Options::default().usebook, "usebook is on by default");
         assert!(matches!(
             set(&mut o, "ponder maybe"),
             Err(OptionError::BadValue { .. })
