@@ -1,7 +1,8 @@
 //! The engine's heart, with no I/O: the position and the moves banned in
 //! it, the tables kept between searches, the search in progress, and every
 //! decision around a search (which root moves, the seed, when a result is
-//! held, when there is no move, when to resign or accept a draw).
+//! held, when there is no move, when to resign or accept a draw), and the
+//! opening books (which are in use, when a `go` is answered from them).
 //!
 //! The protocol front end parses lines into calls on an `Engine` and formats
 //! what comes back. Work runs on its own thread and reports `Event`s through
@@ -9,6 +10,7 @@
 //! back to `Engine::on_event`, which turns it into `Output`s.
 
 use crate::bench::{self, BenchReport};
+use crate::books::{self, BookChoice, BookPick, NamedBook};
 use crate::eval::evaluate_fresh;
 use crate::nnue::{NetError, Network};
 use crate::search::tt::{score_from_tt, Bound};
@@ -47,6 +49,9 @@ pub type Notify = Arc<dyn Fn(Event) + Send + Sync>;
 pub enum Output {
     /// Progress of the search.
     Info(Info),
+    /// The move about to be played comes from an opening book (its
+    /// `BestMove` follows, at once or, when pondering, at `ponderhit`).
+    Book(BookChoice),
     /// The answer to a `go`.
     BestMove(BestMove),
     /// The answer to a `go` that has no move to play.
@@ -170,6 +175,15 @@ pub struct Settings {
     /// between. Kept here for the evaluation to follow; the evaluation does
     /// not read it yet and evaluates fully at every level.
     pub knowledge: Level,
+    /// Answer from the opening books when they have a usable move (UCCI
+    /// `usebook`, on by default as in ElephantEye).
+    pub use_book: bool,
+    /// How a book move is chosen (from the `randomness` option).
+    pub book_pick: BookPick,
+    /// A fixed seed for the random choices (book moves, and search moves
+    /// under `randomness`): each `go` draws from it and the number of `go`s
+    /// before. `None`, the default, seeds from the clock.
+    pub seed: Option<u64>,
 }
 
 impl Default for Settings {
@@ -181,6 +195,9 @@ impl Default for Settings {
             move_overhead_ms: 30,
             pruning: Level::Large,
             knowledge: Level::Large,
+            use_book: true,
+            book_pick: BookPick::Heaviest,
+            seed: None,
         }
     }
 }
@@ -192,6 +209,10 @@ pub struct ProbeResult {
     /// Lower and upper bounds of the score, each with its depth.
     pub lower: Option<(i32, u32)>,
     pub upper: Option<(i32, u32)>,
+    /// The book moves of the position (when books are in use and one has
+    /// the position): the book's name, and every legal move it holds with
+    /// its weight, heaviest first.
+    pub book: Option<(String, Vec<(Move, u16)>)>,
 }
 
 /// What runs on the worker thread.
@@ -243,6 +264,11 @@ pub struct Engine {
     /// and where it came from (empty: built in).
     net: Option<Arc<Network>>,
     net_source: String,
+    /// The book used when no book files are set: the built-in one.
+    default_book: Option<NamedBook>,
+    /// The books of the `bookfiles` list that loaded, in its order; `None`
+    /// when no list is set (the default book is used).
+    book_files: Option<Vec<NamedBook>>,
 }
 
 impl Engine {
@@ -261,7 +287,55 @@ impl Engine {
             hopeless: 0,
             net: None,
             net_source: String::new(),
+            default_book: books::builtin(),
+            book_files: None,
         }
+    }
+
+    /// The books in use, in the order they are consulted: the `bookfiles`
+    /// that loaded, or else the default (built-in) book.
+    pub fn books(&self) -> &[NamedBook] {
+        match &self.book_files {
+            Some(list) => list,
+            None => self.default_book.as_slice(),
+        }
+    }
+
+    /// Replaces the books by those of a `bookfiles` list: each file's name
+    /// and its bytes (or why they could not be read), in order. The list
+    /// replaces the default book, even when none of its files loads. Each
+    /// file that does not load is left out and named in one line of the
+    /// answer; the others load. Never panics, whatever the bytes.
+    pub fn set_book_files(&mut self, files: Vec<(String, Result<Vec<u8>, String>)>) -> Vec<String> {
+        let mut loaded = Vec::new();
+        let mut errors = Vec::new();
+        for (name, bytes) in files {
+            match books::load(&name, bytes) {
+                Ok(book) => {
+                    log::info!(
+                        "book '{name}': {} moves in {} positions",
+                        book.book.len(),
+                        book.book.positions()
+                    );
+                    loaded.push(book);
+                }
+                Err(e) => errors.push(format!("'{name}' not loaded: {e}")),
+            }
+        }
+        self.book_files = Some(loaded);
+        errors
+    }
+
+    /// Forgets the `bookfiles` list: the default (built-in) book is used.
+    pub fn use_default_book(&mut self) {
+        self.book_files = None;
+    }
+
+    /// Sets the book used when no `bookfiles` are set (`Engine::new` takes
+    /// the built-in one; tests and programs embedding the engine may give
+    /// another, or none).
+    pub fn set_default_book(&mut self, book: Option<NamedBook>) {
+        self.default_book = book;
     }
 
     /// Returns to the built-in evaluation; says which it is.
@@ -388,6 +462,10 @@ impl Engine {
                 result.upper = Some((score, e.depth));
             }
         }
+        if self.settings.use_book {
+            result.book =
+                books::probe(self.books(), &pos).map(|(name, moves)| (name.to_string(), moves));
+        }
         Ok(result)
     }
 
@@ -457,12 +535,18 @@ impl Engine {
             limits.infinite = true;
         }
         self.searches += 1;
+        if self.settings.use_book && book_may_answer(&limits) {
+            let seed = self.random_seed();
+            let how = self.settings.book_pick;
+            if let Some(choice) = books::choose(self.books(), &pos, &root, how, seed) {
+                out.extend(self.answer_from_book(choice, req.ponder, req.draw_offered));
+                return out;
+            }
+        }
         let seed = if self.settings.randomness == 0 {
             0
         } else {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(self.searches, |d| d.as_nanos() as u64 ^ self.searches)
+            self.random_seed()
         };
         let kind = RunKind::Search {
             infinite: limits.infinite,
@@ -487,6 +571,62 @@ impl Engine {
             let mut report = |info: Info| notify(Event::Info(info));
             Event::Done(search::search(job, shared, start, &mut report))
         }));
+        out
+    }
+
+    /// The seed of this `go`'s random choices: from the fixed seed if one
+    /// is set, else from the clock; either way mixed with the number of
+    /// `go`s so far.
+    fn random_seed(&self) -> u64 {
+        let base = self.settings.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        splitmix64(base ^ splitmix64(self.searches))
+    }
+
+    /// Plays a book move: its `info` at once, then the `bestmove` at once,
+    /// or, for `go ponder`, held until `ponderhit` (or `stop`) as a
+    /// search's result would be.
+    fn answer_from_book(
+        &mut self,
+        choice: BookChoice,
+        ponder: bool,
+        draw_offered: bool,
+    ) -> Vec<Output> {
+        log::debug!(
+            "book move {} (weight {} of {}, {} choices) from {}",
+            choice.mv,
+            choice.weight,
+            choice.total,
+            choice.choices,
+            choice.source
+        );
+        self.hopeless = 0;
+        let (best, expected) = (choice.mv, choice.ponder);
+        let mut out = vec![Output::Book(choice)];
+        if ponder {
+            let shared = Arc::new(Shared::default());
+            shared.ponder.store(true, Ordering::Relaxed);
+            let kind = RunKind::Search {
+                infinite: false,
+                draw_offered,
+            };
+            let outcome = Outcome {
+                best: Some(best),
+                ponder: expected,
+                ..Outcome::default()
+            };
+            out.extend(self.launch(shared, kind, move |_, _| Event::Done(outcome)));
+        } else {
+            out.push(Output::BestMove(BestMove {
+                best,
+                ponder: expected,
+                accept_draw: false,
+                resign: false,
+            }));
+        }
         out
     }
 
@@ -641,6 +781,23 @@ impl Drop for Engine {
         }
         self.end_running();
     }
+}
+
+/// Whether a `go` with these limits may be answered from the books: a move
+/// to play in a game (by clock, movetime, depth or nodes) may; an analysis
+/// (`go infinite`, a bare `go`) and a mate search (`go mate`) search.
+/// `go perft`, UCCI's `go depth 0` (an evaluation) and `bench` never reach
+/// the books.
+fn book_may_answer(limits: &Limits) -> bool {
+    !limits.infinite && limits.mate.is_none()
+}
+
+/// SplitMix64's finalizer: spreads a seed's bits.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Builds a position from its base and moves, or says why not. The FEN is

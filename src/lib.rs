@@ -8,6 +8,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod books;
 pub mod engine;
 pub mod eval;
 pub mod nnue;

@@ -643,6 +643,94 @@ fn check_reader(bytes: &[u8]) {
         }
         Err(e) => assert!(!e.to_string().is_empty()),
     }
+    check_engine_loading(bytes);
+}
+
+/// The engine's book loading path on `bytes` (as a `bookfiles` list of
+/// that file then a good one): it takes the bytes if and only if they are
+/// a book, says why in one line naming the file when not, loads the good
+/// book either way, and then answers `go` with a legal move.
+fn check_engine_loading(bytes: &[u8]) {
+    use chariot::engine::{Engine, Event, GoRequest, Notify, Output};
+    use std::sync::mpsc::channel;
+    use std::sync::{Arc, Mutex};
+    let (tx, rx) = channel();
+    let tx = Mutex::new(tx);
+    let notify: Notify = Arc::new(move |e| {
+        let _ = tx.lock().map(|t| t.send(e));
+    });
+    let mut engine = Engine::new(1, notify);
+    let mut good = BookBuilder::new();
+    good.add(&Position::startpos(), mv("h2e2"), 1)
+        .expect("legal");
+    let errors = engine.set_book_files(vec![
+        ("fuzz.dat".to_string(), Ok(bytes.to_vec())),
+        ("good.dat".to_string(), Ok(good.build().to_bytes())),
+    ]);
+    let is_book = !bytes.is_empty() && Book::from_bytes(bytes).is_ok();
+    if is_book {
+        assert_eq!(errors, Vec::<String>::new());
+    } else {
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("'fuzz.dat' not loaded: "),
+            "{errors:?}"
+        );
+        assert!(!errors[0].contains('\n'), "{errors:?}");
+    }
+    let names: Vec<&str> = engine.books().iter().map(|b| b.name.as_str()).collect();
+    let want: &[&str] = if is_book {
+        &["fuzz.dat", "good.dat"]
+    } else {
+        &["good.dat"]
+    };
+    assert_eq!(names, want);
+    let mut out = engine.go(GoRequest {
+        limits: chariot::search::Limits {
+            depth: Some(1),
+            ..Default::default()
+        },
+        ..GoRequest::default()
+    });
+    while !out.iter().any(|o| matches!(o, Output::BestMove(_))) {
+        let ev = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the search answers");
+        if let Event::Done(_) = ev {
+            out = engine.on_event(ev);
+        } else {
+            engine.on_event(ev);
+        }
+    }
+    for o in out {
+        if let Output::BestMove(b) = o {
+            assert!(Position::startpos().is_legal(b.best), "{}", b.best);
+        }
+    }
+}
+
+#[test]
+fn the_engine_reports_unreadable_files_and_loads_the_rest() {
+    use chariot::engine::{Engine, Notify};
+    let notify: Notify = std::sync::Arc::new(|_| {});
+    let mut engine = Engine::new(1, notify);
+    let errors = engine.set_book_files(vec![
+        (
+            "gone.dat".to_string(),
+            Err("the file does not exist".into()),
+        ),
+        ("book.dat".to_string(), Ok(synthetic_book().0)),
+    ]);
+    assert_eq!(errors, ["'gone.dat' not loaded: the file does not exist"]);
+    assert_eq!(engine.books().len(), 1);
+    // An empty list loads nothing; the default book comes back on request.
+    assert_eq!(engine.set_book_files(Vec::new()), Vec::<String>::new());
+    assert!(engine.books().is_empty());
+    engine.use_default_book();
+    assert_eq!(
+        engine.books().len(),
+        usize::from(chariot::books::BUILTIN_BOOK.is_some())
+    );
 }
 
 #[test]

@@ -220,6 +220,8 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
         "option idle type combo default none var none var small var medium var large",
         "option pruning type combo default large var none var small var medium var large",
         "option knowledge type combo default large var none var small var medium var large",
+        "option usebook type check default true",
+        "option bookfiles type string default <empty>",
     ] {
         assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
     }
@@ -621,7 +623,8 @@ fn bad_input_is_reported_and_survived() {
     e.until(|l| l == "info message option MultiPV -4: out of range (1 to 128); using 1");
     e.send("setoption bookfiles /nonexistent/chariot/book.obk");
     e.until(|l| {
-        l == "info message option bookfiles: '/nonexistent/chariot/book.obk' does not exist"
+        l == "info message option bookfiles: '/nonexistent/chariot/book.obk' not loaded: \
+              the file does not exist; carrying on without it"
     });
     e.alive();
 }
@@ -796,4 +799,79 @@ fn fixed_node_searches_are_deterministic() {
         (best, infos.iter().map(strip).collect::<Vec<_>>())
     };
     assert_eq!(run(), run());
+}
+
+/// ElephantEye's own book, when `../shared/fixtures/` has it (it is never
+/// part of the repository), or `None` with a message saying the test is
+/// skipped.
+fn elephanteye_book(test: &str) -> Option<String> {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/eleeye-BOOK.DAT");
+    if path.is_file() {
+        Some(path.display().to_string())
+    } else {
+        println!(
+            "SKIPPED {test}: ElephantEye's book is not at {}",
+            path.display()
+        );
+        None
+    }
+}
+
+/// ElephantEye's book moves in the start position (the fixture's README).
+const ELEPHANTEYE_START_MOVES: [&str; 16] = [
+    "b2e2", "h2e2", "c3c4", "g3g4", "c0e2", "g0e2", "b0c2", "h0g2", "h2d2", "b2f2", "b2d2", "h2f2",
+    "b0a2", "h0i2", "h2c2", "b2g2",
+];
+
+#[test]
+fn elephanteyes_book_answers_at_once() {
+    let Some(book) = elephanteye_book("elephanteyes_book_answers_at_once") else {
+        return;
+    };
+    let dialects = [
+        (Engine::ucci(), "info message", "go time 300000 increment 0"),
+        (Engine::uci(), "info string", "go wtime 300000 btime 300000"),
+    ];
+    for (mut e, tag, go) in dialects {
+        e.send(&format!("setoption bookfiles {book}"));
+        e.send("setoption randomness huge");
+        e.send("position startpos");
+        e.alive();
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            let start = Instant::now();
+            e.send(go);
+            let (best, before) = e.bestmove();
+            let took = start.elapsed();
+            let m = assert_legal(&best, &Position::startpos()).to_string();
+            assert!(ELEPHANTEYE_START_MOVES.contains(&m.as_str()), "{best}");
+            assert_eq!(before.len(), 1, "{before:?}");
+            let weight = before[0]
+                .strip_prefix(&format!("{tag} book move {m} (weight "))
+                .unwrap_or_else(|| panic!("{before:?}"));
+            assert!(weight.ends_with(" of 5036)"), "{before:?}");
+            // A few milliseconds; the bound allows for a loaded machine.
+            assert!(took < Duration::from_millis(250), "{best} took {took:?}");
+            seen.push(m);
+        }
+        println!("{tag}: book moves {seen:?}");
+        // The next position is in the book too: h2e2's answers.
+        e.send("position startpos moves h2e2");
+        e.send("go depth 20");
+        let (best, _) = e.bestmove();
+        let m = assert_legal(&best, &setup(None, &["h2e2"])).to_string();
+        assert!(
+            ["h9g7", "b9c7", "h7e7", "b7e7"].contains(&m.as_str()),
+            "{best}"
+        );
+        // probe lists the book moves before its pophash.
+        e.send("probe startpos");
+        let lines = e.until(|l| l.starts_with("pophash"));
+        assert!(
+            lines[0].starts_with(&format!("{tag} book b2e2:1473 h2e2:1473 c3c4:546 ")),
+            "{lines:?}"
+        );
+        assert!(lines[0].ends_with(" (total 5036)"), "{lines:?}");
+    }
 }

@@ -350,6 +350,8 @@ impl Controller {
         s.move_overhead_ms = self.options.move_overhead_ms;
         s.pruning = self.options.pruning;
         s.knowledge = self.options.knowledge;
+        s.use_book = self.options.usebook;
+        s.book_pick = self.options.randomness.book_pick();
     }
 
     fn set_option(&mut self, words: &[String]) {
@@ -362,12 +364,7 @@ impl Controller {
                     Effect::NewGame => self.engine.new_game(),
                     Effect::Debug(on) => self.set_debug(on),
                     Effect::Resize => self.resize_hash(),
-                    Effect::BookFiles => {
-                        let missing = unreadable_books(&self.options.bookfiles);
-                        if !missing.is_empty() {
-                            self.error(&format!("option bookfiles: {}", missing.join("; ")));
-                        }
-                    }
+                    Effect::BookFiles => self.load_books(),
                     Effect::EvalFile => self.load_evalfile(),
                     Effect::Set => log::debug!("setoption {}", words.join(" ")),
                 }
@@ -406,11 +403,41 @@ impl Controller {
         }
     }
 
-    /// Answers `probe`: what the hash table holds for the position.
+    /// Loads the books of the `bookfiles` list, each file at once, in
+    /// place of the built-in book; an empty list returns to the built-in
+    /// book. A file that cannot be read or is not a book gets one line, and
+    /// the others load.
+    fn load_books(&mut self) {
+        let paths = book_paths(&self.options.bookfiles);
+        if paths.is_empty() {
+            self.engine.use_default_book();
+            log::info!("books: the built-in book, if any");
+            return;
+        }
+        let files = paths
+            .iter()
+            .map(|p| (shown_path(p), read_book_file(p)))
+            .collect();
+        for e in self.engine.set_book_files(files) {
+            self.error(&format!("option bookfiles: {e}; carrying on without it"));
+        }
+        if self.engine.books().is_empty() {
+            log::warn!("no book file loaded: no book in use");
+        }
+    }
+
+    /// Answers `probe`: what the hash table holds for the position, on the
+    /// `pophash` line, after an `info` line with the position's book moves
+    /// if a book in use has it.
     fn probe(&mut self, spec: &PositionSpec) {
         let mut line = String::from("pophash");
         match self.engine.probe(spec) {
             Ok(p) => {
+                if let Some((_, moves)) = &p.book {
+                    let total: u32 = moves.iter().map(|&(_, w)| u32::from(w)).sum();
+                    let list: Vec<String> = moves.iter().map(|(m, w)| format!("{m}:{w}")).collect();
+                    self.tell_gui(&format!("book {} (total {total})", list.join(" ")));
+                }
                 if let Some(m) = p.best {
                     line.push_str(&format!(" bestmove {m}"));
                 }
@@ -530,6 +557,10 @@ impl Controller {
                     self.send(line);
                 }
                 Output::Eval(score) => self.send(&format!("info depth 0 score {score}")),
+                Output::Book(b) => self.tell_gui(&format!(
+                    "book move {} (weight {} of {})",
+                    b.mv, b.weight, b.total
+                )),
                 Output::Lines(lines) => {
                     for l in lines {
                         self.send(&l);
@@ -660,31 +691,58 @@ fn fit_time(notes: &mut Vec<String>, what: &str, x: f64, unit: f64) -> u64 {
     ms as u64
 }
 
-/// The paths of a `bookfiles` value (ElephantEye's `;`-separated list) that
-/// cannot be read, each with the reason.
-fn unreadable_books(value: &str) -> Vec<String> {
+/// The paths of a `bookfiles` value: ElephantEye's `;`-separated list,
+/// each path trimmed, empty ones dropped.
+fn book_paths(value: &str) -> Vec<&str> {
     value
         .split(';')
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .filter_map(|path| {
-            let shown = if path.chars().count() > 200 {
-                format!("{}…", path.chars().take(200).collect::<String>())
-            } else {
-                path.to_string()
-            };
-            let why = match std::fs::metadata(path) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist".to_string(),
-                Err(e) => format!("cannot be read ({e})"),
-                Ok(m) if m.is_dir() => "is a directory".to_string(),
-                Ok(_) => match std::fs::File::open(path) {
-                    Ok(_) => return None,
-                    Err(e) => format!("cannot be read ({e})"),
-                },
-            };
-            Some(format!("'{shown}' {why}"))
-        })
         .collect()
+}
+
+/// A path as messages show it: at most 200 characters.
+fn shown_path(path: &str) -> String {
+    if path.chars().count() > 200 {
+        format!("{}…", path.chars().take(200).collect::<String>())
+    } else {
+        path.to_string()
+    }
+}
+
+/// The bytes of a book file, or why they cannot be had: only a regular
+/// file is read (not a directory, a device or a pipe, which could block or
+/// never end), and not one larger than any book.
+fn read_book_file(path: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let max = crate::books::MAX_BOOK_BYTES;
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err("the file does not exist".into())
+        }
+        Err(e) => return Err(format!("cannot read it ({e})")),
+        Ok(m) if m.is_dir() => return Err("it is a directory".into()),
+        Ok(m) if !m.is_file() => return Err("it is not a regular file".into()),
+        Ok(m) if m.len() > max => {
+            return Err(format!(
+                "it has {} bytes, more than any book ({} MB at most)",
+                m.len(),
+                max >> 20
+            ))
+        }
+        Ok(_) => {}
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read it ({e})"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "it has more than {} MB, more than any book",
+            max >> 20
+        ));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

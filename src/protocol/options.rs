@@ -2,6 +2,7 @@
 //! and `setoption` in all the forms real clients send.
 
 use super::command::Dialect;
+use crate::books::BookPick;
 use crate::engine::Level;
 
 /// How much the choice among near-equal moves may vary.
@@ -15,13 +16,18 @@ pub enum Randomness {
     Huge,
 }
 
-const RANDOMNESS: [(&str, Randomness, i32); 6] = [
-    ("none", Randomness::None, 0),
-    ("tiny", Randomness::Tiny, 4),
-    ("small", Randomness::Small, 10),
-    ("medium", Randomness::Medium, 20),
-    ("large", Randomness::Large, 40),
-    ("huge", Randomness::Huge, 80),
+/// Each grade: its name, the search's margin in centipawns, and the power
+/// (in percent) a book move's weight is raised to for a weighted pick
+/// (`None`: the heaviest book move, always). `medium` follows the book's
+/// own weights, as ElephantEye does; the grades below it sharpen the choice
+/// towards the heaviest moves, those above flatten it.
+const RANDOMNESS: [(&str, Randomness, i32, Option<u32>); 6] = [
+    ("none", Randomness::None, 0, None),
+    ("tiny", Randomness::Tiny, 4, Some(400)),
+    ("small", Randomness::Small, 10, Some(200)),
+    ("medium", Randomness::Medium, 20, Some(100)),
+    ("large", Randomness::Large, 40, Some(50)),
+    ("huge", Randomness::Huge, 80, Some(25)),
 ];
 
 impl Randomness {
@@ -29,8 +35,16 @@ impl Randomness {
     pub fn margin(self) -> i32 {
         RANDOMNESS
             .iter()
-            .find(|(_, r, _)| *r == self)
-            .map_or(0, |&(_, _, m)| m)
+            .find(|(_, r, _, _)| *r == self)
+            .map_or(0, |&(_, _, m, _)| m)
+    }
+
+    /// How a book move is chosen at this grade.
+    pub fn book_pick(self) -> BookPick {
+        match RANDOMNESS.iter().find(|(_, r, _, _)| *r == self) {
+            Some(&(_, _, _, Some(percent))) => BookPick::Weighted { percent },
+            _ => BookPick::Heaviest,
+        }
     }
 }
 
@@ -71,7 +85,7 @@ impl Default for Options {
             ponder: false,
             batch: false,
             debug: false,
-            usebook: false,
+            usebook: true,
             bookfiles: String::new(),
             evalfile: String::new(),
             randomness: Randomness::None,
@@ -325,8 +339,8 @@ impl Options {
             Id::EvalFile => self.evalfile.clone(),
             Id::Randomness => RANDOMNESS
                 .iter()
-                .find(|(_, r, _)| *r == self.randomness)
-                .map_or("none", |(n, _, _)| n)
+                .find(|(_, r, _, _)| *r == self.randomness)
+                .map_or("none", |(n, _, _, _)| n)
                 .to_string(),
             Id::MultiPv => self.multipv.to_string(),
             Id::MoveOverhead => self.move_overhead_ms.to_string(),
@@ -430,8 +444,8 @@ impl Options {
                 let v = value.trim().to_ascii_lowercase();
                 self.randomness = RANDOMNESS
                     .iter()
-                    .find(|(n, _, _)| *n == v)
-                    .map(|&(_, r, _)| r)
+                    .find(|(n, _, _, _)| *n == v)
+                    .map(|&(_, r, _, _)| r)
                     .ok_or_else(|| bad("none, tiny, small, medium, large or huge"))?;
                 Effect::Set
             }
@@ -543,6 +557,16 @@ mod tests {
         assert_eq!(set(&mut o, "name Clear Hash"), Ok(Effect::NewGame));
         assert_eq!(set(&mut o, "randomness Small"), Ok(Effect::Set));
         assert_eq!(o.randomness, Randomness::Small);
+        assert_eq!(
+            o.randomness.book_pick(),
+            BookPick::Weighted { percent: 200 }
+        );
+        assert_eq!(Randomness::None.book_pick(), BookPick::Heaviest);
+        assert_eq!(
+            Randomness::Medium.book_pick(),
+            BookPick::Weighted { percent: 100 }
+        );
+        assert!(Options::default().usebook, "usebook is on by default");
         assert!(matches!(
             set(&mut o, "ponder maybe"),
             Err(OptionError::BadValue { .. })
@@ -662,7 +686,7 @@ mod tests {
             .iter()
             .any(|l| l.contains("promotion") || l.contains("pruning")));
         assert_eq!(uci.last().map(String::as_str), Some("uciok"));
-        let names: Vec<&str> = RANDOMNESS.iter().map(|(n, _, _)| *n).collect();
+        let names: Vec<&str> = RANDOMNESS.iter().map(|(n, _, _, _)| *n).collect();
         assert_eq!(names, RANDOMNESS_NAMES);
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
         assert_eq!(levels, LEVELS);

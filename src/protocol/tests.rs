@@ -530,33 +530,474 @@ fn out_of_range_numbers_reach_the_gui_and_the_engine_serves_on() {
     }
 }
 
-#[test]
-fn missing_book_files_are_named_at_once() {
-    let dir = std::env::temp_dir().join(format!("chariot-books-{}", std::process::id()));
+// ---------------------------------------------------------------------------
+// Opening books, built here with BookBuilder (no fixture needed)
+
+/// A scratch directory of its own for a test's files.
+fn scratch_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let book = dir.join("book.obk");
-    std::fs::write(&book, b"book").unwrap();
-    let (book, dir_s) = (book.display().to_string(), dir.display().to_string());
-    let missing = dir.join("missing.obk").display().to_string();
+    dir
+}
+
+/// A book's bytes: for each entry, the position (a FEN or the start, then
+/// moves), a move and its weight.
+fn book_bytes(entries: &[(Option<&str>, &[&str], &str, u16)]) -> Vec<u8> {
+    let mut b = crate::book::BookBuilder::new();
+    for &(fen, moves, m, w) in entries {
+        let mut pos = fen.map_or_else(Position::startpos, |f| Position::from_fen(f).unwrap());
+        for m in moves {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        let mv = pos.parse_move(m).unwrap();
+        b.add(&pos, mv, w).unwrap();
+    }
+    b.build().to_bytes()
+}
+
+/// The start position's book: h2e2 (30), b2e2 (10), c3c4 (5), and after
+/// h2e2 the answer h9g7 (7).
+fn start_book() -> Vec<u8> {
+    book_bytes(&[
+        (None, &[], "h2e2", 30),
+        (None, &[], "b2e2", 10),
+        (None, &[], "c3c4", 5),
+        (None, &["h2e2"], "h9g7", 7),
+        (None, &["h2e2"], "b9c7", 2),
+    ])
+}
+
+/// Writes `bytes` to `name` in `dir`; returns the path as text.
+fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path.display().to_string()
+}
+
+/// A harness whose books are `paths` (`;`-separated), at the start position.
+fn with_books(handshake: &str, paths: &str) -> Harness {
+    let mut h = Harness::new(handshake);
+    h.line(&format!("setoption bookfiles {paths}"));
+    assert!(h.take().is_empty(), "the books load silently");
+    h.line("position startpos");
+    h
+}
+
+/// The output of a `go` answered at once from the book.
+fn book_answer(h: &mut Harness, go: &str) -> Vec<String> {
+    let start = Instant::now();
+    h.line(go);
+    assert!(
+        !h.c.engine.is_thinking(),
+        "'{go}' was not answered from the book"
+    );
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+    h.take()
+}
+
+/// The output of a `go` that searches (no book line), once it answered.
+fn searched(h: &mut Harness, go: &str) -> Vec<String> {
+    h.line(go);
+    assert!(h.c.engine.is_thinking(), "'{go}' did not search");
+    h.settle();
+    let out = h.take();
+    assert!(out.iter().all(|l| !l.contains("book move")), "{out:?}");
+    out
+}
+
+#[test]
+fn a_book_move_is_answered_at_once_with_its_info_line() {
+    let dir = scratch_dir("book-answer");
+    let book = write(&dir, "start.dat", &start_book());
+    for (handshake, tag) in [("ucci", "info message"), ("uci", "info string")] {
+        let mut h = with_books(handshake, &book);
+        // Depth 30 would take minutes: the book answers first. With
+        // randomness none, the heaviest move, and the book's heaviest answer
+        // to it as the ponder move.
+        assert_eq!(
+            book_answer(&mut h, "go depth 30"),
+            [
+                format!("{tag} book move h2e2 (weight 30 of 45)"),
+                "bestmove h2e2 ponder h9g7".to_string()
+            ]
+        );
+        // Every game `go` does: clock, movetime, nodes, a draw offer.
+        for go in [
+            "go time 60000 increment 0",
+            "go wtime 60000 btime 60000",
+            "go movetime 10000",
+            "go nodes 100000000",
+            "go draw depth 30",
+        ] {
+            let out = book_answer(&mut h, go);
+            assert_eq!(
+                out.last().map(String::as_str),
+                Some("bestmove h2e2 ponder h9g7"),
+                "{go}"
+            );
+        }
+        // Black's answer after h2e2; no ponder move where the book stops.
+        h.line("position startpos moves h2e2");
+        assert_eq!(
+            book_answer(&mut h, "go depth 30"),
+            [
+                format!("{tag} book move h9g7 (weight 7 of 9)"),
+                "bestmove h9g7".to_string()
+            ]
+        );
+        // Out of the book: a search.
+        h.line("position startpos moves c3c4");
+        let out = searched(&mut h, "go depth 1");
+        legal_best(&out[0], &after(&["c3c4"]));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The book moves of `n` gos from the start, with randomness `level` and
+/// the engine's seed fixed at `seed`.
+fn book_picks(book: &str, level: &str, seed: u64, n: usize) -> Vec<String> {
+    let mut h = with_books("uci", book);
+    h.c.engine.settings_mut().seed = Some(seed);
+    h.line(&format!("setoption name Randomness value {level}"));
+    (0..n)
+        .map(|_| {
+            let out = book_answer(&mut h, "go depth 30");
+            let best = legal_best(&out[1], &Position::startpos()).to_string();
+            assert_eq!(out[0].split(' ').nth(4), Some(best.as_str()), "{out:?}");
+            best
+        })
+        .collect()
+}
+
+#[test]
+fn book_choices_are_seeded_and_randomness_flattens_them() {
+    let dir = scratch_dir("book-seed");
+    let book = write(&dir, "start.dat", &start_book());
+    // The same seed, the same choices; randomness none: the heaviest.
+    let a = book_picks(&book, "medium", 7, 60);
+    assert_eq!(a, book_picks(&book, "medium", 7, 60));
+    assert_ne!(a, book_picks(&book, "medium", 8, 60));
+    assert!(book_picks(&book, "none", 7, 10).iter().all(|m| m == "h2e2"));
+    // Flatter as the randomness grows: the lightest move (5 of 45) comes
+    // up more often under huge than under medium, and rarely under tiny.
+    let count = |picks: &[String], m: &str| picks.iter().filter(|p| *p == m).count();
+    let tiny = book_picks(&book, "tiny", 1, 200);
+    let medium = book_picks(&book, "medium", 1, 200);
+    let huge = book_picks(&book, "huge", 1, 200);
+    for picks in [&medium, &huge] {
+        for m in ["h2e2", "b2e2", "c3c4"] {
+            assert!(count(picks, m) > 0, "{m} never chosen: {picks:?}");
+        }
+    }
+    assert!(count(&tiny, "c3c4") <= 2, "{tiny:?}");
+    assert!(
+        count(&huge, "c3c4") > count(&medium, "c3c4"),
+        "{medium:?} {huge:?}"
+    );
+    assert!(
+        count(&huge, "h2e2") < count(&medium, "h2e2"),
+        "{medium:?} {huge:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn banned_and_excluded_moves_are_not_played_from_the_book() {
+    let dir = scratch_dir("book-bans");
+    let book = write(&dir, "start.dat", &start_book());
+    let mut h = with_books("ucci", &book);
+    h.line("banmoves h2e2");
+    assert_eq!(
+        book_answer(&mut h, "go depth 30"),
+        [
+            "info message book move b2e2 (weight 10 of 15)",
+            // The book has the mirror image of the position after b2e2.
+            "bestmove b2e2 ponder b9c7"
+        ]
+    );
+    // Every book move banned: a search, which plays none of them.
+    h.line("banmoves b2e2 c3c4");
+    let out = searched(&mut h, "go depth 2");
+    let best = legal_best(&out[0], &Position::startpos()).to_string();
+    assert!(
+        !["h2e2", "b2e2", "c3c4"].contains(&best.as_str()),
+        "{out:?}"
+    );
+    // searchmoves: only book moves among them, else a search among them.
+    let mut h = with_books("uci", &book);
+    assert_eq!(
+        book_answer(&mut h, "go depth 30 searchmoves a0a1 c3c4 b2e2"),
+        [
+            "info string book move b2e2 (weight 10 of 15)",
+            "bestmove b2e2 ponder b9c7"
+        ]
+    );
+    let out = searched(&mut h, "go depth 2 searchmoves a0a1 i3i4");
+    let best = legal_best(&out[0], &Position::startpos()).to_string();
+    assert!(best == "a0a1" || best == "i3i4", "{out:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Red's rook checks from a8 and a9 in turn; Black's king steps between d9
+/// and d8. After these four plies the position stands a second time.
+const CHECKS: &str = "3k5/R8/9/9/9/9/9/9/9/4K4 w - - 0 1";
+const CHECK_CYCLE: [&str; 4] = ["a8a9", "d9d8", "a9a8", "d8d9"];
+
+#[test]
+fn a_losing_repetition_is_not_played_from_the_book() {
+    let dir = scratch_dir("book-repetition");
+    // The book's heaviest move checks again: the fourth check of the cycle,
+    // a perpetual check the rules would lose. The light king move is new.
+    let book = write(
+        &dir,
+        "checks.dat",
+        &book_bytes(&[
+            (Some(CHECKS), &[], "a8a9", 1000),
+            (Some(CHECKS), &[], "e0f0", 1),
+        ]),
+    );
+    let only_check = write(
+        &dir,
+        "check.dat",
+        &book_bytes(&[(Some(CHECKS), &[], "a8a9", 1000)]),
+    );
+    let mut h = with_books("ucci", &book);
+    // Fresh, the check is the book's move.
+    h.line(&format!("position fen {CHECKS}"));
+    assert_eq!(
+        book_answer(&mut h, "go depth 30").last().unwrap(),
+        "bestmove a8a9"
+    );
+    // After the cycle it would repeat: the king move instead.
+    h.line(&format!(
+        "position fen {CHECKS} moves {}",
+        CHECK_CYCLE.join(" ")
+    ));
+    assert_eq!(
+        book_answer(&mut h, "go depth 30"),
+        [
+            "info message book move e0f0 (weight 1 of 1)",
+            "bestmove e0f0"
+        ]
+    );
+    // With no other book move, the search decides.
+    h.line(&format!("setoption bookfiles {only_check}"));
+    h.line(&format!(
+        "position fen {CHECKS} moves {}",
+        CHECK_CYCLE.join(" ")
+    ));
+    let out = searched(&mut h, "go depth 3");
+    let pos = after_fen(CHECKS, &CHECK_CYCLE);
+    legal_best(&out[0], &pos);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn after_fen(fen: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    pos
+}
+
+#[test]
+fn usebook_false_searches() {
+    let dir = scratch_dir("book-off");
+    let book = write(&dir, "start.dat", &start_book());
+    for (handshake, off, on) in [
+        ("ucci", "setoption usebook false", "setoption usebook true"),
+        (
+            "uci",
+            "setoption name UseBook value false",
+            "setoption name UseBook value true",
+        ),
+    ] {
+        let mut h = with_books(handshake, &book);
+        h.line(off);
+        assert!(h.take().is_empty());
+        let out = searched(&mut h, "go depth 1");
+        legal_best(&out[0], &Position::startpos());
+        h.line("probe startpos");
+        let out = h.take();
+        assert!(out.len() == 1 && out[0].starts_with("pophash"), "{out:?}");
+        h.line(on);
+        assert_eq!(
+            book_answer(&mut h, "go depth 30").last().unwrap(),
+            "bestmove h2e2 ponder h9g7"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn analysis_and_mate_searches_search_and_pondering_holds_the_book_move() {
+    let dir = scratch_dir("book-modes");
+    let book = write(&dir, "start.dat", &start_book());
+    let mut h = with_books("uci", &book);
+    // go infinite (and a bare go) analyse: a search, until stop.
+    for go in ["go infinite", "go"] {
+        h.line(go);
+        assert!(h.c.engine.is_thinking(), "{go}");
+        h.line("stop");
+        h.settle();
+        let out = h.take();
+        assert!(out.iter().all(|l| !l.contains("book")), "{out:?}");
+        legal_best(out.last().unwrap(), &Position::startpos());
+    }
+    searched(&mut h, "go mate 1");
+    // Pondering: the book move is said at once and played at ponderhit.
+    h.line("go ponder wtime 60000 btime 60000");
+    assert_eq!(h.take(), ["info string book move h2e2 (weight 30 of 45)"]);
+    h.wait_done();
+    assert!(h.take().is_empty(), "answered before ponderhit");
+    h.line("ponderhit");
+    assert_eq!(h.take(), ["bestmove h2e2 ponder h9g7"]);
+    assert!(!h.c.engine.is_thinking());
+    // ...or at stop, when the guess was wrong.
+    h.line("go ponder wtime 60000 btime 60000");
+    h.wait_done();
+    h.line("stop");
+    assert_eq!(h.take().last().unwrap(), "bestmove h2e2 ponder h9g7");
+    // UCCI go depth 0 evaluates; go perft counts.
+    let mut h = with_books("ucci", &book);
+    h.line("go depth 0");
+    let out = h.take();
+    assert!(
+        out[0].starts_with("info depth 0 score ") && out[1] == "nobestmove",
+        "{out:?}"
+    );
+    h.line("go perft 1");
+    h.settle();
+    assert!(h.take().iter().all(|l| !l.contains("book")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_book_files_are_reported_and_the_others_load() {
+    let dir = scratch_dir("book-bad");
+    let good_bytes = start_book();
+    let good = write(&dir, "good.dat", &good_bytes);
+    let truncated = write(&dir, "truncated.dat", &good_bytes[..good_bytes.len() - 3]);
+    // The last record (the largest lock) before the first.
+    let mut unsorted = good_bytes[good_bytes.len() - 8..].to_vec();
+    unsorted.extend_from_slice(&good_bytes[..8]);
+    let unsorted = write(&dir, "unsorted.dat", &unsorted);
+    let mut bad_move = good_bytes.clone();
+    bad_move[4..6].copy_from_slice(&[0, 0]);
+    let bad_move = write(&dir, "badmove.dat", &bad_move);
+    let empty = write(&dir, "empty.dat", b"");
+    let missing = dir.join("missing.dat").display().to_string();
+    let d = dir.display().to_string();
+    let list = [
+        &missing, &truncated, &unsorted, &good, &bad_move, &empty, &d,
+    ];
+    for (handshake, tag) in [("ucci", "info message"), ("uci", "info string")] {
+        let mut h = Harness::new(handshake);
+        h.line(&format!(
+            "setoption bookfiles {}",
+            list.map(|p| p.as_str()).join(";")
+        ));
+        let out = h.take();
+        let want = [
+            format!("'{missing}' not loaded: the file does not exist"),
+            format!(
+                "'{truncated}' not loaded: not a book: {} bytes is not a whole number of 8-byte records (5 bytes left over): truncated, or not a book",
+                good_bytes.len() - 3
+            ),
+            format!("'{unsorted}' not loaded: not a book: record 1 is out of order"),
+            format!("'{bad_move}' not loaded: not a book: record 0 has move code 0x0000"),
+            format!("'{empty}' not loaded: the file is empty"),
+            format!("'{d}' not loaded: it is a directory"),
+        ];
+        assert_eq!(out.len(), want.len(), "{out:?}");
+        for (line, want) in out.iter().zip(&want) {
+            let prefix = format!("{tag} option bookfiles: {want}");
+            assert!(line.starts_with(&prefix), "{line}\n  want {prefix}");
+            assert!(line.ends_with("; carrying on without it"), "{line}");
+        }
+        // The good one plays.
+        h.line("position startpos");
+        assert_eq!(
+            book_answer(&mut h, "go depth 30").last().unwrap(),
+            "bestmove h2e2 ponder h9g7"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bookfiles_replace_the_default_book_in_their_order() {
+    let dir = scratch_dir("book-replace");
+    let builtin =
+        crate::books::load("<built-in>", Ok(book_bytes(&[(None, &[], "c3c4", 1)]))).unwrap();
+    let start = write(&dir, "start.dat", &start_book());
+    let other = write(&dir, "other.dat", &book_bytes(&[(None, &[], "g3g4", 1)]));
+    let elsewhere = write(
+        &dir,
+        "elsewhere.dat",
+        &book_bytes(&[(None, &["b2e2"], "b9c7", 1)]),
+    );
     let mut h = Harness::new("ucci");
-    h.line(&format!("setoption bookfiles {book}"));
+    h.c.engine.set_default_book(Some(builtin));
+    h.line("position startpos");
+    let best = |h: &mut Harness| book_answer(h, "go depth 30").last().unwrap().clone();
+    assert_eq!(best(&mut h), "bestmove c3c4", "the default book");
+    h.line(&format!("setoption bookfiles {start}"));
+    assert_eq!(best(&mut h), "bestmove h2e2 ponder h9g7");
+    // A new list replaces the old one; the first book that has the
+    // position answers.
+    h.line(&format!("setoption bookfiles {other};{start}"));
+    assert_eq!(best(&mut h), "bestmove g3g4");
+    h.line(&format!("setoption bookfiles {elsewhere} ; {start}"));
+    assert_eq!(best(&mut h), "bestmove h2e2 ponder h9g7");
+    // A list whose books lack the position: a search, not the default book.
+    h.line(&format!("setoption bookfiles {elsewhere}"));
+    searched(&mut h, "go depth 1");
+    // Even a list that loads nothing replaces it.
+    h.line(&format!(
+        "setoption bookfiles {}",
+        dir.join("missing.dat").display()
+    ));
+    assert_eq!(h.take().len(), 1);
+    searched(&mut h, "go depth 1");
+    // An empty list returns to the default book.
     h.line("setoption bookfiles <empty>");
-    assert!(h.take().is_empty());
-    h.line(&format!("setoption bookfiles {book}; {missing};{dir_s}"));
-    assert_eq!(
-        h.take(),
-        [format!(
-            "info message option bookfiles: '{missing}' does not exist; '{dir_s}' is a directory"
-        )]
-    );
-    let mut h = Harness::new("uci");
-    h.line(&format!("setoption name BookFiles value {missing}"));
-    assert_eq!(
-        h.take(),
-        [format!(
-            "info string option bookfiles: '{missing}' does not exist"
-        )]
-    );
+    assert_eq!(best(&mut h), "bestmove c3c4");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn probe_shows_the_book_moves_before_pophash() {
+    let dir = scratch_dir("book-probe");
+    let book = write(&dir, "start.dat", &start_book());
+    for (handshake, tag) in [("ucci", "info message"), ("uci", "info string")] {
+        let mut h = with_books(handshake, &book);
+        h.line("probe startpos");
+        assert_eq!(
+            h.take(),
+            [
+                format!("{tag} book h2e2:30 b2e2:10 c3c4:5 (total 45)"),
+                "pophash".into()
+            ]
+        );
+        h.line("probe startpos moves h2e2");
+        assert_eq!(h.take()[0], format!("{tag} book h9g7:7 b9c7:2 (total 9)"));
+        h.line("probe startpos moves a0a1");
+        assert_eq!(h.take(), ["pophash"]);
+        // While thinking too, at once.
+        h.line("position startpos moves c3c4");
+        h.line("go infinite");
+        h.line("probe startpos");
+        assert_eq!(h.take()[1], "pophash");
+        h.line("stop");
+        h.settle();
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
