@@ -68,7 +68,7 @@ def parse_file(path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--file", default=os.path.join(ROOT, "tests", "perft.txt"))
+    ap.add_argument("--file", default=os.path.join(ROOT, "crates", "xiangqi", "tests", "perft.txt"))
     ap.add_argument("--max-nodes", type=int, default=10**12,
                     help="skip depths whose count exceeds this")
     ap.add_argument("--generate", nargs=2, metavar=("NAME", "FEN"))
