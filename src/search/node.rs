@@ -199,15 +199,10 @@ impl Searcher<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if alpha >= beta {
-                        break;
-                    }
+            if raise(score, m, &mut best, &mut alpha, &mut best_move) {
+                self.update_pv(ply, m);
+                if alpha >= beta {
+                    break;
                 }
             }
             if !capture {
@@ -226,13 +221,7 @@ impl Searcher<'_> {
         }
 
         // Step 15. Remember the result.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha_orig, beta);
         self.tt.store(
             key,
             best_move,
@@ -304,30 +293,49 @@ impl Searcher<'_> {
             if self.stopped {
                 return 0;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    alpha = score;
-                    self.update_pv(ply, m);
-                    if alpha >= beta {
-                        break;
-                    }
+            if raise(score, m, &mut best, &mut alpha, &mut best_move) {
+                self.update_pv(ply, m);
+                if alpha >= beta {
+                    break;
                 }
             }
         }
         if in_check && !any_move {
             return -(MATE - ply as i32);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha_orig, beta);
         self.tt
             .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
         best
+    }
+}
+
+/// Takes a searched move's score: raises the node's `best`, and when it
+/// beats `alpha`, raises `alpha` too and makes the move the node's best.
+/// Returns whether alpha was raised (the move then leads the PV).
+#[inline(always)]
+fn raise(score: i32, m: Move, best: &mut i32, alpha: &mut i32, best_move: &mut Move) -> bool {
+    if score <= *best {
+        return false;
+    }
+    *best = score;
+    if score <= *alpha {
+        return false;
+    }
+    *best_move = m;
+    *alpha = score;
+    true
+}
+
+/// What a node's result says of its score, searched within
+/// (`alpha_orig`, `beta`).
+#[inline(always)]
+fn bound_of(best: i32, alpha_orig: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha_orig {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
