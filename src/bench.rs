@@ -132,6 +132,8 @@ pub fn run(depth: u32, shared: &Shared) -> BenchReport {
             threads: 1,
             tables: Arc::clone(&tables),
             net: None,
+            selectivity: crate::search::Selectivity::FULL,
+            knowledge: crate::eval::Knowledge::Full,
         };
         let outcome = search::search(job, shared, Instant::now(), &mut |_| {});
         report.nodes += outcome.nodes;

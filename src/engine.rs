@@ -11,10 +11,10 @@
 
 use crate::bench::{self, BenchReport};
 use crate::books::{self, BookChoice, BookPick, NamedBook};
-use crate::eval::evaluate_fresh;
+use crate::eval::{evaluate_fresh, Knowledge};
 use crate::nnue::{NetError, Network};
 use crate::search::tt::{score_from_tt, Bound};
-use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, Shared, Tables};
+use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, Selectivity, Shared, Tables};
 use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -122,7 +122,7 @@ pub struct GoRequest {
 }
 
 /// A grade of ElephantEye's combo options (`pruning`, `knowledge`, `idle`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
     None,
     Small,
@@ -150,6 +150,26 @@ impl Level {
             .into_iter()
             .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
     }
+
+    /// The search's cuts at this `pruning` level: none, then null move and
+    /// reductions, then node pruning too, then (`large`) move pruning too.
+    pub fn selectivity(self) -> Selectivity {
+        Selectivity {
+            null_move_and_reductions: self >= Level::Small,
+            node_pruning: self >= Level::Medium,
+            move_pruning: self >= Level::Large,
+        }
+    }
+
+    /// The evaluation at this `knowledge` level: material, then
+    /// piece-square tables, then (`medium` and `large`) everything.
+    pub fn knowledge(self) -> Knowledge {
+        match self {
+            Level::None => Knowledge::Material,
+            Level::Small => Knowledge::PieceSquare,
+            Level::Medium | Level::Large => Knowledge::Full,
+        }
+    }
 }
 
 /// Search settings from the options.
@@ -163,17 +183,14 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// How selective the search may be (UCCI `pruning`, as ElephantEye has
     /// it). `Large`, the default, is the full search with every pruning and
-    /// reduction it has; `None` asks for a search that cuts nothing on
-    /// speculation (ElephantEye then drops its null move); `Small` and
-    /// `Medium` ask for steps between. The level is kept here, beside the
-    /// other settings of a search, for the search to follow; the search
-    /// does not read it yet and plays every level as `Large`.
+    /// reduction it has; `None` cuts nothing on speculation (ElephantEye
+    /// then drops its null move); `Small` and `Medium` are the steps
+    /// between ([`Level::selectivity`]).
     pub pruning: Level,
     /// How much the evaluation knows (UCCI `knowledge`, as ElephantEye has
-    /// it). `Large`, the default, is the full evaluation; `None` asks for
-    /// material alone (ElephantEye's meaning), `Small` and `Medium` for steps
-    /// between. Kept here for the evaluation to follow; the evaluation does
-    /// not read it yet and evaluates fully at every level.
+    /// it). `Large`, the default, is the full evaluation; `None` is material
+    /// alone (ElephantEye's meaning), `Small` material and piece-square
+    /// tables ([`Level::knowledge`]).
     pub knowledge: Level,
     /// Answer from the opening books when they have a usable move (UCCI
     /// `usebook`, on by default as in ElephantEye).
@@ -563,6 +580,8 @@ impl Engine {
             threads: self.settings.threads.max(1),
             tables: Arc::clone(&self.tables),
             net: self.net.clone(),
+            selectivity: self.settings.pruning.selectivity(),
+            knowledge: self.settings.knowledge.knowledge(),
         };
         let shared = Arc::new(Shared::default());
         shared.ponder.store(req.ponder, Ordering::Relaxed);

@@ -3,7 +3,9 @@
 
 mod common;
 
-use chariot::search::{mate_plies, Limits, Outcome, MATE, RULE_WIN};
+use chariot::engine::Level;
+use chariot::eval::Knowledge;
+use chariot::search::{mate_plies, Limits, Outcome, Selectivity, MATE, RULE_WIN};
 use xiangqi::Position;
 
 fn play(fen: &str, moves: &str) -> Position {
@@ -25,6 +27,7 @@ fn search_depth(pos: &Position, depth: u32) -> Outcome {
     )
 }
 
+const MATE_IN_3: &str = "2r1kaR2/3na4/1R6c/3Np3p/9/C1P3B1P/P3P4/9/4A4/3A1KB2 w - - 0 1";
 const ROOK_CHECKS: &str = "3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1";
 const CYCLE: &str = "e1d1 d9e9 d1e1 e9d9";
 
@@ -88,4 +91,59 @@ fn stalemate_is_a_loss() {
     let before = play("3k5/9/R8/9/9/9/9/4R4/9/5K3 w - - 0 1", "");
     let out = search_depth(&before, 4);
     assert!(mate_plies(out.score).is_some_and(|p| p > 0), "{out:?}");
+}
+
+/// The `pruning` levels (UCCI's option) as the engine maps them.
+fn levels() -> Vec<(&'static str, Selectivity)> {
+    Level::ALL
+        .into_iter()
+        .map(|l| (l.name(), l.selectivity()))
+        .collect()
+}
+
+fn search_cut(pos: &Position, depth: u32, cuts: Selectivity) -> Outcome {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    common::search_styled(pos, limits, cuts, Knowledge::Full)
+}
+
+#[test]
+fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
+    // From the start, every level that cuts more searches fewer nodes to
+    // the same depth.
+    let start = Position::startpos();
+    let nodes: Vec<(&str, u64)> = levels()
+        .iter()
+        .map(|&(name, cuts)| (name, search_cut(&start, 6, cuts).nodes))
+        .collect();
+    for pair in nodes.windows(2) {
+        assert!(pair[0].1 > pair[1].1, "{nodes:?}");
+    }
+    // A mate in 3 (from the tactics suite) is found at every level: by the
+    // full-width search at its exact depth (5 plies), by the selective
+    // ones a few plies deeper, where their cuts no longer hide it.
+    let pos = play(MATE_IN_3, "");
+    for (name, cuts) in levels() {
+        let depth = if cuts == Selectivity::NONE { 5 } else { 9 };
+        let out = search_cut(&pos, depth, cuts);
+        assert_eq!(mate_plies(out.score), Some(5), "pruning {name}: {out:?}");
+    }
+}
+
+#[test]
+fn every_knowledge_level_sees_a_rook_up() {
+    let pos = play(
+        "rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "",
+    );
+    for knowledge in [Knowledge::Material, Knowledge::PieceSquare, Knowledge::Full] {
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let out = common::search_styled(&pos, limits, Selectivity::FULL, knowledge);
+        assert!(out.score > 300, "{knowledge:?}: {out:?}");
+    }
 }

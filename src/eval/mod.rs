@@ -246,6 +246,19 @@ pub fn evaluate_fresh(pos: &Position) -> i32 {
     evaluate(pos, &EvalState::new(pos))
 }
 
+/// How much the evaluation knows (UCCI's `knowledge` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Knowledge {
+    /// Material alone (and the tempo).
+    Material,
+    /// Material and piece-square tables: where each piece stands, not how
+    /// the pieces work together.
+    PieceSquare,
+    /// Everything: the network when one is loaded, else every feature.
+    #[default]
+    Full,
+}
+
 /// Evaluation for the side to move, given the position's incremental state.
 pub fn evaluate(pos: &Position, state: &EvalState) -> i32 {
     let mut sum = Sum::default();
@@ -253,8 +266,32 @@ pub fn evaluate(pos: &Position, state: &EvalState) -> i32 {
     debug_assert_eq!(*state, EvalState::new(pos), "stale evaluation state");
     let red = state.psq(Color::Red) + sum.score[0];
     let black = state.psq(Color::Black) + sum.score[1];
-    let us = pos.side_to_move();
-    let relative = if us == Color::Red {
+    relative_tapered(pos, red, black)
+}
+
+/// Evaluation for the side to move that knows only as much as `knowledge`
+/// (the classical evaluation whatever network is loaded, for `Full`).
+pub fn evaluate_knowing(pos: &Position, state: &EvalState, knowledge: Knowledge) -> i32 {
+    match knowledge {
+        Knowledge::Full => evaluate(pos, state),
+        Knowledge::PieceSquare => {
+            relative_tapered(pos, state.psq(Color::Red), state.psq(Color::Black))
+        }
+        Knowledge::Material => {
+            let material = |c: Color| {
+                PieceKind::ALL.iter().fold(Score::ZERO, |s, &k| {
+                    s + WEIGHTS[at::MATERIAL + k.index()].times(pos.pieces(c, k).count() as i32)
+                })
+            };
+            relative_tapered(pos, material(Color::Red), material(Color::Black))
+        }
+    }
+}
+
+/// Red's and Black's sums as a tapered score for the side to move, with
+/// the tempo.
+fn relative_tapered(pos: &Position, red: Score, black: Score) -> i32 {
+    let relative = if pos.side_to_move() == Color::Red {
         red - black
     } else {
         black - red
@@ -500,6 +537,40 @@ mod tests {
         let tempo = taper(WEIGHTS[at::TEMPO], phase(&pos));
         assert_eq!(evaluate_fresh(&pos), tempo);
         assert_eq!(phase(&pos), PHASE_MAX);
+    }
+
+    #[test]
+    fn lighter_knowledge_sees_material_then_placement() {
+        let eval = |fen: &str, k: Knowledge| {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            evaluate_knowing(&pos, &EvalState::new(&pos), k)
+        };
+        let start = Position::startpos();
+        let tempo = taper(WEIGHTS[at::TEMPO], phase(&start));
+        for k in [Knowledge::Material, Knowledge::PieceSquare, Knowledge::Full] {
+            assert_eq!(eval(xiangqi::START_FEN, k), tempo, "{k:?}");
+        }
+        // Red without a rook, Black to move: material alone is that rook.
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN1 b - - 0 1";
+        let pos = Position::from_fen(fen).expect("test FEN");
+        let rook = WEIGHTS[at::MATERIAL + PieceKind::Rook.index()];
+        let expected = taper(rook + WEIGHTS[at::TEMPO], phase(&pos));
+        assert_eq!(eval(fen, Knowledge::Material), expected);
+        // Both horses developed: the same material, a different placement,
+        // and the features on top.
+        let fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+        let (material, psq, full) = (
+            eval(fen, Knowledge::Material),
+            eval(fen, Knowledge::PieceSquare),
+            eval(fen, Knowledge::Full),
+        );
+        assert_eq!(material, tempo);
+        assert_ne!(psq, material);
+        assert_ne!(full, psq);
+        assert_eq!(
+            full,
+            evaluate_fresh(&Position::from_fen(fen).expect("test FEN"))
+        );
     }
 
     #[test]

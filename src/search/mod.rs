@@ -96,6 +96,43 @@ impl Tables {
     }
 }
 
+/// Which speculative cuts the search makes (UCCI's `pruning` option).
+/// Every one of them can miss a move that a full-width search would find;
+/// a search with none of them is plain alpha-beta with quiescence and
+/// check extensions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selectivity {
+    /// Null-move pruning, late-move reductions and internal iterative
+    /// reduction: the cuts that make the deep search affordable.
+    pub null_move_and_reductions: bool,
+    /// Razoring and reverse futility pruning: whole nodes judged by their
+    /// static evaluation.
+    pub node_pruning: bool,
+    /// Late-move, futility and SEE pruning: single moves left out.
+    pub move_pruning: bool,
+}
+
+impl Selectivity {
+    /// Every cut (the default).
+    pub const FULL: Selectivity = Selectivity {
+        null_move_and_reductions: true,
+        node_pruning: true,
+        move_pruning: true,
+    };
+    /// No speculative cut.
+    pub const NONE: Selectivity = Selectivity {
+        null_move_and_reductions: false,
+        node_pruning: false,
+        move_pruning: false,
+    };
+}
+
+impl Default for Selectivity {
+    fn default() -> Self {
+        Selectivity::FULL
+    }
+}
+
 /// Everything one search needs.
 pub struct Job {
     pub pos: Position,
@@ -112,6 +149,10 @@ pub struct Job {
     pub tables: Arc<Tables>,
     /// The network to evaluate with (`None`: the classical evaluation).
     pub net: Option<Arc<crate::nnue::Network>>,
+    /// Which speculative cuts the search makes.
+    pub selectivity: Selectivity,
+    /// How much the evaluation knows (below `Full`, the network is not used).
+    pub knowledge: crate::eval::Knowledge,
 }
 
 /// One line of search progress.

@@ -81,7 +81,8 @@ impl Searcher<'_> {
         self.stack[ply + 2].killers = [Move::NULL; 2];
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
-        if !pv_node && !in_check {
+        let cuts = self.selectivity;
+        if !pv_node && !in_check && cuts.node_pruning {
             // Step 6. Razoring: hopeless at low depth unless a capture saves it.
             if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha {
                 let score = self.quiesce(alpha, alpha + 1, ply, false);
@@ -96,6 +97,8 @@ impl Searcher<'_> {
             {
                 return eval;
             }
+        }
+        if !pv_node && !in_check && cuts.null_move_and_reductions {
             // Step 8. Null move pruning.
             let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
             if depth >= NMP_MIN_DEPTH
@@ -123,7 +126,7 @@ impl Searcher<'_> {
         }
 
         // Step 9. Internal iterative reduction: no hash move, a shallower search will do.
-        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && pv_node {
+        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && pv_node && cuts.null_move_and_reductions {
             depth -= IIR_REDUCTION;
         }
 
@@ -142,7 +145,7 @@ impl Searcher<'_> {
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
             let capture = self.pos.is_capture(m);
             move_count += 1;
-            let may_prune = best > -RULE_WIN && !in_check;
+            let may_prune = best > -RULE_WIN && !in_check && cuts.move_pruning;
             // Step 11. Losing captures at low depth (a good capture, with an
             // exchange >= 0, passes without a second look).
             if may_prune
@@ -170,7 +173,12 @@ impl Searcher<'_> {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check)
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && (!capture || order < 0) && !in_check && !gives_check {
+                if depth >= LMR_MIN_DEPTH
+                    && cuts.null_move_and_reductions
+                    && (!capture || order < 0)
+                    && !in_check
+                    && !gives_check
+                {
                     let last = LMR_TABLE - 1;
                     r = self.lmr[(depth as usize).min(last)][move_count.min(last)];
                     if pv_node {

@@ -5,8 +5,8 @@ use super::history::Heuristics;
 use super::params::{reductions, Reductions};
 use super::rules::history_checks;
 use super::tt::TranspositionTable;
-use super::{Shared, INFINITY, MAX_PLY};
-use crate::eval::{evaluate, EvalState};
+use super::{Selectivity, Shared, INFINITY, MAX_PLY};
+use crate::eval::{evaluate, evaluate_knowing, EvalState, Knowledge};
 use crate::nnue::{Accumulator, Network};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
@@ -71,6 +71,10 @@ pub(super) struct Searcher<'a> {
     /// its accumulators by ply, kept incrementally along the line.
     pub net: Option<Arc<Network>>,
     pub acc: Vec<Accumulator>,
+    /// Which speculative cuts this search makes.
+    pub selectivity: Selectivity,
+    /// How much the evaluation knows.
+    pub knowledge: Knowledge,
 }
 
 impl<'a> Searcher<'a> {
@@ -112,7 +116,21 @@ impl<'a> Searcher<'a> {
             lmr: reductions(),
             net: None,
             acc: Vec::new(),
+            selectivity: Selectivity::FULL,
+            knowledge: Knowledge::Full,
         }
+    }
+
+    /// Searches with these cuts and this much evaluation knowledge (below
+    /// `Full`, the classical evaluation's lighter forms, without the net).
+    pub fn with_style(mut self, selectivity: Selectivity, knowledge: Knowledge) -> Self {
+        self.selectivity = selectivity;
+        self.knowledge = knowledge;
+        if knowledge != Knowledge::Full {
+            self.net = None;
+            self.acc = Vec::new();
+        }
+        self
     }
 
     /// Evaluates with `net` instead of the classical evaluation.
@@ -128,9 +146,10 @@ impl<'a> Searcher<'a> {
     /// The static evaluation of the position at `ply`, for the side to move.
     #[inline(always)]
     pub fn static_eval(&self, ply: usize) -> i32 {
-        match &self.net {
-            Some(net) => net.evaluate(&self.acc[ply], self.pos.side_to_move()),
-            None => evaluate(&self.pos, &self.stack[ply].state),
+        match (&self.net, self.knowledge) {
+            (Some(net), _) => net.evaluate(&self.acc[ply], self.pos.side_to_move()),
+            (None, Knowledge::Full) => evaluate(&self.pos, &self.stack[ply].state),
+            (_, knowledge) => evaluate_knowing(&self.pos, &self.stack[ply].state, knowledge),
         }
     }
 

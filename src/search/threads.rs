@@ -48,12 +48,14 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
         for (id, h) in helper_hs.iter_mut().enumerate() {
             let pos = job.pos.clone();
             let (plan, halt, total_nodes, net) = (&plan, &halt, &total_nodes, &job.net);
+            let (selectivity, knowledge) = (job.selectivity, job.knowledge);
             let spawned = std::thread::Builder::new()
                 .name(format!("helper{}", id + 1))
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, move || {
                     let mut s = Searcher::new(pos, shared, halt, &tables.tt, h, total_nodes, start)
-                        .with_net(net.clone());
+                        .with_net(net.clone())
+                        .with_style(selectivity, knowledge);
                     iterate(&mut s, plan, id + 1, &mut |_| {});
                 });
             if let Err(e) = spawned {
@@ -70,7 +72,8 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
             &total_nodes,
             start,
         )
-        .with_net(job.net.clone());
+        .with_net(job.net.clone())
+        .with_style(job.selectivity, job.knowledge);
         s.main = true;
         s.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
         s.hard_ms = time.hard_ms;

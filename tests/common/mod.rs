@@ -8,7 +8,8 @@ mod reference;
 #[allow(unused_imports)]
 pub use reference::*;
 
-use chariot::search::{self, Job, Limits, Outcome, Shared, Tables, SEARCH_STACK};
+use chariot::eval::Knowledge;
+use chariot::search::{self, Job, Limits, Outcome, Selectivity, Shared, Tables, SEARCH_STACK};
 use std::sync::Arc;
 use std::time::Instant;
 use xiangqi::Position;
@@ -17,6 +18,16 @@ use xiangqi::Position;
 /// tables, no time limit unless `limits` sets one, on a thread with the
 /// engine's search stack.
 pub fn search_with(pos: &Position, limits: Limits) -> Outcome {
+    search_styled(pos, limits, Selectivity::FULL, Knowledge::Full)
+}
+
+/// [`search_with`] with these cuts and this much evaluation knowledge.
+pub fn search_styled(
+    pos: &Position,
+    limits: Limits,
+    selectivity: Selectivity,
+    knowledge: Knowledge,
+) -> Outcome {
     let job = Job {
         pos: pos.clone(),
         limits,
@@ -28,6 +39,8 @@ pub fn search_with(pos: &Position, limits: Limits) -> Outcome {
         threads: 1,
         tables: Arc::new(Tables::new(16)),
         net: None,
+        selectivity,
+        knowledge,
     };
     std::thread::Builder::new()
         .stack_size(SEARCH_STACK)

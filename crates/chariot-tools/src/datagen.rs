@@ -123,6 +123,8 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
             threads: 1,
             tables: Arc::clone(tables),
             net: None,
+            selectivity: chariot::search::Selectivity::FULL,
+            knowledge: chariot::eval::Knowledge::Full,
         };
         let out = search::search(job, &shared, Instant::now(), &mut |_| {});
         let best = out.best.unwrap_or(legal[0]);
