@@ -108,6 +108,53 @@ pub struct Report {
     pub shadowed: usize,
 }
 
+/// Which of a position and its left-right mirror image a book stores: the
+/// one with the smaller (lock1, lock0), ElephantEye's own choice.
+#[derive(Clone, Copy, Debug)]
+pub struct Orientation {
+    /// The position's own lock.
+    pub lock: u32,
+    /// Its mirror image's lock.
+    pub mirror_lock: u32,
+    /// The position is its own mirror image.
+    pub symmetric: bool,
+    /// The mirror image is the one stored.
+    pub flip: bool,
+}
+
+impl Orientation {
+    /// The orientation of `pos`.
+    pub fn of(pos: &Position) -> Orientation {
+        let mirror = pos.file_mirrored();
+        let direct = (book::lock(pos), book::lock0(pos));
+        let mirrored = (book::lock(&mirror), book::lock0(&mirror));
+        Orientation {
+            lock: direct.0,
+            mirror_lock: mirrored.0,
+            symmetric: direct == mirrored,
+            flip: direct > mirrored,
+        }
+    }
+
+    /// The stored one of `pos` and its mirror image.
+    pub fn stored(&self, pos: &Position) -> Position {
+        if self.flip {
+            pos.file_mirrored()
+        } else {
+            pos.clone()
+        }
+    }
+
+    /// A move of `pos` as a move of the stored orientation.
+    pub fn stored_move(&self, m: Move) -> Move {
+        if self.flip {
+            book::mirror_move(m)
+        } else {
+            m
+        }
+    }
+}
+
 /// The ply of a position from the standard start, by its move number and
 /// side to move.
 fn ply_of(pos: &Position) -> u32 {
@@ -150,20 +197,14 @@ impl Collector {
     }
 
     fn count(&mut self, pos: &Position, m: Move, half_points: u32) {
-        let mirror = pos.file_mirrored();
-        let direct = (book::lock(pos), book::lock0(pos));
-        let mirrored = (book::lock(&mirror), book::lock0(&mirror));
-        let symmetric = direct == mirrored;
-        let (key, lock, mirror_lock, code) = if direct <= mirrored {
-            (pos.key(), direct.0, mirrored.0, book::encode_move(m))
+        let o = Orientation::of(pos);
+        let (key, lock, mirror_lock) = if o.flip {
+            (pos.file_mirrored().key(), o.mirror_lock, o.lock)
         } else {
-            (
-                mirror.key(),
-                mirrored.0,
-                direct.0,
-                book::encode_move(book::mirror_move(m)),
-            )
+            (pos.key(), o.lock, o.mirror_lock)
         };
+        let symmetric = o.symmetric;
+        let code = book::encode_move(o.stored_move(m));
         let code = if symmetric {
             code.min(book::encode_move(book::mirror_move(m)))
         } else {

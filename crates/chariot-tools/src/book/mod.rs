@@ -3,8 +3,10 @@
 //!
 //! - `pgn`: reading ICCS PGN (chariot-match's, and `[Format "ICCS"]`).
 //! - `build`: counting games into a book; the weight formula.
+//! - `analyse`: expanding a book from Chariot's own MultiPV searches.
 //! - `stats`: describing a book and checking it.
 
+pub mod analyse;
 pub mod build;
 pub mod pgn;
 pub mod stats;
@@ -33,13 +35,20 @@ pub enum Command {
         file: PathBuf,
     },
     /// Builds a book from PGN games with ICCS moves (chariot-match's PGN, or
-    /// PGN with [Format "ICCS"]). A move played in n games scoring h
+    /// PGN with [Format "ICCS"]), or from Chariot's own analysis
+    /// (--analyse). From games, a move played in n games scoring h
     /// half-points for its side weighs n·(2s)² with s = (h/2 + 1)/(n + 2),
-    /// in tenths; a position and its mirror image are stored once.
+    /// in tenths. From analysis, every position reached by at least
+    /// --min-share of book games is searched with MultiPV, and its moves
+    /// within --margin of the best weigh exp(-(best - score)/--temperature).
+    /// A position and its mirror image are stored once.
     Build {
         /// PGN files.
-        #[arg(long = "pgn", required = true, num_args = 1..)]
+        #[arg(long = "pgn", num_args = 1.., required_unless_present = "analyse", conflicts_with = "analyse")]
         pgn: Vec<PathBuf>,
+        /// Build from Chariot's own analysis, starting at the standard start.
+        #[arg(long)]
+        analyse: bool,
         /// Output book file.
         #[arg(long)]
         out: PathBuf,
@@ -50,7 +59,39 @@ pub enum Command {
         /// A move needs at least this many games.
         #[arg(long, default_value_t = 1)]
         min_games: u32,
+        #[command(flatten)]
+        analysis: AnalysisArgs,
     },
+}
+
+/// Settings of `book build --analyse`.
+#[derive(clap::Args)]
+pub struct AnalysisArgs {
+    /// Search depth per position.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: u32,
+    /// Lines searched per position.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=32))]
+    multipv: u32,
+    /// Moves within this many centipawns of the best are kept.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    margin: u32,
+    /// Centipawns of score that divide a move's weight by e.
+    #[arg(long, default_value_t = 12.0)]
+    temperature: f64,
+    /// A position is expanded while at least this share of book games
+    /// reaches it.
+    #[arg(long, default_value_t = 0.002)]
+    min_share: f64,
+    /// At most this many positions are searched.
+    #[arg(long, default_value_t = 3000)]
+    max_positions: usize,
+    /// Positions searched at once.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Hash table of each search, in MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    hash: u32,
 }
 
 fn read_book(file: &Path) -> Result<Vec<u8>> {
@@ -119,10 +160,57 @@ pub fn run(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Build {
+            pgn: _,
+            analyse: true,
+            out,
+            max_ply,
+            analysis: a,
+            ..
+        } => {
+            if !(a.temperature > 0.0 && (0.0..=1.0).contains(&a.min_share)) {
+                bail!("--temperature must be above 0 and --min-share within 0..1");
+            }
+            let cfg = analyse::Config {
+                max_ply,
+                depth: a.depth,
+                multipv: a.multipv as usize,
+                margin: a.margin as i32,
+                temperature: a.temperature,
+                min_share: a.min_share,
+                max_positions: a.max_positions,
+                threads: a.threads.clamp(1, 1024),
+                hash_mb: a.hash as usize,
+            };
+            let (book, report) = analyse::build(&Position::startpos(), &cfg, &mut |line| {
+                eprintln!("book build: {line}")
+            });
+            if book.is_empty() {
+                bail!(
+                    "no book moves: nothing was searched (--max-positions {})",
+                    a.max_positions
+                );
+            }
+            write_atomically(&out, &book.to_bytes())?;
+            println!(
+                "{}: {} positions, {} records from {} searched positions ({} nodes); \
+                 per ply {:?}; {} left out by --max-positions, {} dropped for lock collisions",
+                out.display(),
+                report.positions,
+                report.records,
+                report.searched,
+                report.nodes,
+                report.per_ply,
+                report.over_budget,
+                report.dropped_collisions
+            );
+            Ok(())
+        }
+        Command::Build {
             pgn,
             out,
             max_ply,
             min_games,
+            ..
         } => {
             let mut collector = build::Collector::new(build::Config { max_ply, min_games });
             let mut skipped = 0usize;
