@@ -68,8 +68,9 @@ pub struct Cli {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
-    /// Clock: base seconds plus increment per move (10+0.1, 1:30+1, 60).
-    #[arg(long, value_name = "BASE[+INC]")]
+    /// Clock: base seconds plus increment per move (10+0.1, 1:30+1, 60), or
+    /// MOVES/BASE for a base that comes again every MOVES moves (40/120).
+    #[arg(long, value_name = "[MOVES/]BASE[+INC]")]
     pub tc: Option<String>,
 
     /// Fixed time per move, in seconds.
@@ -390,7 +391,8 @@ mod tests {
             c.game.tc,
             TimeControl::Clock {
                 base_ms: 2000,
-                inc_ms: 50
+                inc_ms: 50,
+                moves: 0
             }
         );
         assert_eq!(c.concurrency, 2);

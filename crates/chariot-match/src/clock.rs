@@ -14,8 +14,15 @@ use std::time::{Duration, Instant};
 /// How long each move may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
-    /// Base time plus an increment per move (Fischer).
-    Clock { base_ms: u64, inc_ms: u64 },
+    /// Base time plus an increment per move (Fischer); with `moves` > 0,
+    /// the base comes again every `moves` moves (40 moves in 2 minutes,
+    /// then 40 more in another 2, ...), and the engine is told how many
+    /// moves are left to the next control.
+    Clock {
+        base_ms: u64,
+        inc_ms: u64,
+        moves: u32,
+    },
     /// A fixed time per move.
     MoveTime(u64),
     /// A fixed depth per move.
@@ -42,17 +49,27 @@ fn parse_seconds(s: &str) -> Option<u64> {
 }
 
 impl TimeControl {
-    /// Parses `BASE[+INC]` in seconds, the base also as `M:SS`
-    /// (`10+0.1`, `60`, `1:30+1`).
+    /// Parses `[MOVES/]BASE[+INC]` in seconds, the base also as `M:SS`
+    /// (`10+0.1`, `60`, `1:30+1`, `40/120`: 40 moves in 2 minutes, repeated).
     pub fn parse_clock(s: &str) -> Result<TimeControl, String> {
-        let bad =
-            || format!("time control '{s}' is not BASE[+INC] in seconds, like 10+0.1 or 1:30+1");
-        let (base, inc) = match s.split_once('+') {
+        let bad = || {
+            format!(
+                "time control '{s}' is not [MOVES/]BASE[+INC] in seconds, like 10+0.1, 1:30+1 or 40/120"
+            )
+        };
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, rest)) => match m.parse::<u32>() {
+                Ok(n) if n > 0 && !m.starts_with('+') => (n, rest),
+                _ => return Err(bad()),
+            },
+            None => (0, s),
+        };
+        let (base, inc) = match rest.split_once('+') {
             Some((b, i)) => (
                 parse_seconds(b).ok_or_else(bad)?,
                 parse_seconds(i).ok_or_else(bad)?,
             ),
-            None => (parse_seconds(s).ok_or_else(bad)?, 0),
+            None => (parse_seconds(rest).ok_or_else(bad)?, 0),
         };
         if base == 0 {
             return Err(format!("time control '{s}' has no base time"));
@@ -60,6 +77,7 @@ impl TimeControl {
         Ok(TimeControl::Clock {
             base_ms: base,
             inc_ms: inc,
+            moves,
         })
     }
 
@@ -73,13 +91,24 @@ impl TimeControl {
         }
     }
 
-    /// The PGN `TimeControl` tag: `10+0.1`, `1/0.5` (one move per 0.5 s), or
-    /// `-` for depth and node limits.
+    /// The PGN `TimeControl` tag: `10+0.1`, `40/120` (40 moves in 120 s),
+    /// `1/0.5` (one move per 0.5 s), or `-` for depth and node limits.
     pub fn pgn_tag(&self) -> String {
         match *self {
-            TimeControl::Clock { base_ms, inc_ms: 0 } => seconds_text(base_ms),
-            TimeControl::Clock { base_ms, inc_ms } => {
-                format!("{}+{}", seconds_text(base_ms), seconds_text(inc_ms))
+            TimeControl::Clock {
+                base_ms,
+                inc_ms,
+                moves,
+            } => {
+                let mut tag = if moves > 0 {
+                    format!("{moves}/{}", seconds_text(base_ms))
+                } else {
+                    seconds_text(base_ms)
+                };
+                if inc_ms > 0 {
+                    tag.push_str(&format!("+{}", seconds_text(inc_ms)));
+                }
+                tag
             }
             TimeControl::MoveTime(ms) => format!("1/{}", seconds_text(ms)),
             TimeControl::Depth(_) | TimeControl::Nodes(_) => "-".to_string(),
@@ -108,12 +137,16 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// One side's clock under a base + increment control.
+/// One side's clock under a base + increment control, with the base
+/// added again every `period` moves when `period` > 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {
     /// May be slightly negative after a move accepted within the grace.
     remaining_ms: i64,
     inc_ms: i64,
+    base_ms: i64,
+    period: u32,
+    moves_made: u32,
 }
 
 /// A move arrived after the clock ran out and the grace had passed.
@@ -125,11 +158,28 @@ pub struct Flagged {
 }
 
 impl Clock {
+    /// A sudden-death clock (with an increment).
     pub fn new(base_ms: u64, inc_ms: u64) -> Clock {
+        Clock::with_period(base_ms, inc_ms, 0)
+    }
+
+    /// A clock that gets `base_ms` again after every `period` moves (0:
+    /// never, sudden death).
+    pub fn with_period(base_ms: u64, inc_ms: u64, period: u32) -> Clock {
+        let base_ms = base_ms.min(i64::MAX as u64) as i64;
         Clock {
-            remaining_ms: base_ms.min(i64::MAX as u64) as i64,
+            remaining_ms: base_ms,
             inc_ms: inc_ms.min(i64::MAX as u64) as i64,
+            base_ms,
+            period,
+            moves_made: 0,
         }
+    }
+
+    /// Moves to make before the next control adds time (`None` in sudden
+    /// death).
+    pub fn moves_to_go(&self) -> Option<u32> {
+        (self.period > 0).then(|| self.period - self.moves_made % self.period)
     }
 
     pub fn remaining_ms(&self) -> i64 {
@@ -163,6 +213,10 @@ impl Clock {
             });
         }
         self.remaining_ms = left.saturating_add(self.inc_ms);
+        self.moves_made = self.moves_made.saturating_add(1);
+        if self.period > 0 && self.moves_made.is_multiple_of(self.period) {
+            self.remaining_ms = self.remaining_ms.saturating_add(self.base_ms);
+        }
         Ok(())
     }
 }
@@ -197,25 +251,37 @@ mod tests {
             TimeControl::parse_clock("10+0.1"),
             Ok(TimeControl::Clock {
                 base_ms: 10_000,
-                inc_ms: 100
+                inc_ms: 100,
+                moves: 0
             })
         );
         assert_eq!(
             TimeControl::parse_clock("1:30+1"),
             Ok(TimeControl::Clock {
                 base_ms: 90_000,
-                inc_ms: 1000
+                inc_ms: 1000,
+                moves: 0
             })
         );
         assert_eq!(
             TimeControl::parse_clock("0.5"),
             Ok(TimeControl::Clock {
                 base_ms: 500,
-                inc_ms: 0
+                inc_ms: 0,
+                moves: 0
+            })
+        );
+        assert_eq!(
+            TimeControl::parse_clock("40/2:00"),
+            Ok(TimeControl::Clock {
+                base_ms: 120_000,
+                inc_ms: 0,
+                moves: 40
             })
         );
         for bad in [
-            "", "+1", "10+", "abc", "-5", "10+-1", "0+1", "NaN", "inf", "1e99", "10++1",
+            "", "+1", "10+", "abc", "-5", "10+-1", "0+1", "NaN", "inf", "1e99", "10++1", "0/60",
+            "/60", "x/60", "-1/60", "40/", "40/0", "+40/60", "40/60/2",
         ] {
             assert!(TimeControl::parse_clock(bad).is_err(), "{bad}");
         }
@@ -232,6 +298,8 @@ mod tests {
         assert_eq!(tc("10+0.1"), "10+0.1");
         assert_eq!(tc("60"), "60");
         assert_eq!(tc("2.25+0.05"), "2.25+0.05");
+        assert_eq!(tc("40/120"), "40/120");
+        assert_eq!(tc("40/1:00+0.5"), "40/60+0.5");
         assert_eq!(TimeControl::MoveTime(500).pgn_tag(), "1/0.5");
         assert_eq!(TimeControl::Depth(5).pgn_tag(), "-");
     }
@@ -270,6 +338,19 @@ mod tests {
         c.charge(MS(500), MS(0)).unwrap();
         assert_eq!(c.remaining_ms(), 0);
         assert!(c.charge(MS(1), MS(0)).is_err());
+    }
+
+    #[test]
+    fn moves_to_go_and_the_next_control() {
+        let mut c = Clock::with_period(1000, 0, 3);
+        assert_eq!(c.moves_to_go(), Some(3));
+        c.charge(MS(100), MS(0)).unwrap();
+        c.charge(MS(100), MS(0)).unwrap();
+        assert_eq!((c.moves_to_go(), c.remaining_ms()), (Some(1), 800));
+        // The third move reaches the control: the base comes again.
+        c.charge(MS(700), MS(0)).unwrap();
+        assert_eq!((c.moves_to_go(), c.remaining_ms()), (Some(3), 1100));
+        assert_eq!(Clock::new(1000, 0).moves_to_go(), None);
     }
 
     #[test]

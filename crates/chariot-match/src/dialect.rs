@@ -89,6 +89,8 @@ pub enum GoLimit {
         own_inc_ms: u64,
         opp_ms: u64,
         opp_inc_ms: u64,
+        /// Moves to the next time control, if the clock has one.
+        moves_to_go: Option<u32>,
     },
     MoveTime(u64),
     Depth(u32),
@@ -185,15 +187,22 @@ impl Dialect {
                     own_inc_ms,
                     opp_ms,
                     opp_inc_ms,
+                    moves_to_go,
                     ..
                 },
             ) => {
+                // UCCI gives `movestogo` or `increment`, not both.
+                let (own, opp) = match moves_to_go {
+                    Some(n) => (format!("movestogo {n}"), String::new()),
+                    None => (
+                        format!("increment {}", self.time(own_inc_ms)),
+                        format!(" oppincrement {}", self.time(opp_inc_ms)),
+                    ),
+                };
                 s.push_str(&format!(
-                    " time {} increment {} opptime {} oppincrement {}",
+                    " time {} {own} opptime {}{opp}",
                     self.time(own_ms),
-                    self.time(own_inc_ms),
                     self.time(opp_ms),
-                    self.time(opp_inc_ms)
                 ));
             }
             (
@@ -204,6 +213,7 @@ impl Dialect {
                     own_inc_ms,
                     opp_ms,
                     opp_inc_ms,
+                    moves_to_go,
                 },
             ) => {
                 let (w, b, wi, bi) = if red_to_move {
@@ -212,6 +222,9 @@ impl Dialect {
                     (opp_ms, own_ms, opp_inc_ms, own_inc_ms)
                 };
                 s.push_str(&format!(" wtime {w} btime {b} winc {wi} binc {bi}"));
+                if let Some(n) = moves_to_go {
+                    s.push_str(&format!(" movestogo {n}"));
+                }
             }
             // UCCI has no `movetime`: one move left on the clock means the same.
             (Protocol::Ucci, GoLimit::MoveTime(ms)) => {
@@ -424,6 +437,7 @@ mod tests {
             own_inc_ms: 100,
             opp_ms: 8_250,
             opp_inc_ms: 100,
+            moves_to_go: None,
         };
         assert_eq!(
             UCCI.go(clock, true),
@@ -440,6 +454,22 @@ mod tests {
         assert_eq!(
             FSF_UCI.go(clock, true),
             "go wtime 8250 btime 9500 winc 100 binc 100"
+        );
+        let control = GoLimit::Clock {
+            red_to_move: true,
+            own_ms: 60_000,
+            own_inc_ms: 0,
+            opp_ms: 50_000,
+            opp_inc_ms: 0,
+            moves_to_go: Some(12),
+        };
+        assert_eq!(
+            UCCI.go(control, false),
+            "go time 60000 movestogo 12 opptime 50000"
+        );
+        assert_eq!(
+            FSF_UCI.go(control, false),
+            "go wtime 60000 btime 50000 winc 0 binc 0 movestogo 12"
         );
         assert_eq!(
             UCCI.go(GoLimit::MoveTime(250), false),

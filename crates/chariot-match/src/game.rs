@@ -280,7 +280,11 @@ pub fn play(
     }
 
     let mut clocks = match cfg.tc {
-        TimeControl::Clock { base_ms, inc_ms } => Some([Clock::new(base_ms, inc_ms); 2]),
+        TimeControl::Clock {
+            base_ms,
+            inc_ms,
+            moves,
+        } => Some([Clock::with_period(base_ms, inc_ms, moves); 2]),
         _ => None,
     };
     let mut offers = DrawOffers::default();
@@ -332,6 +336,7 @@ pub fn play(
                 own_inc_ms: c[i].inc_ms(),
                 opp_ms: c[1 - i].announced_ms(),
                 opp_inc_ms: c[1 - i].inc_ms(),
+                moves_to_go: c[i].moves_to_go(),
             },
             (TimeControl::MoveTime(ms), _) => GoLimit::MoveTime(ms),
             (TimeControl::Depth(d), _) => GoLimit::Depth(d),
