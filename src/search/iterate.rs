@@ -317,8 +317,11 @@ fn should_stop(
     if limits.infinite || s.shared.ponder.load(Ordering::Relaxed) {
         return false;
     }
-    // A proven mate needs no deeper search (unless a depth or node count was asked).
-    let mate_found = mate.is_some_and(|p| p.unsigned_abs() <= depth);
+    // A mate needs no deeper search once the search is deep enough to have
+    // seen any shorter one through its reductions: twice the mate's length
+    // and two plies more (unless a depth or node count was asked). Before
+    // that, the time limits rule, and deeper iterations may shorten it.
+    let mate_found = mate.is_some_and(|p| 2 * p.unsigned_abs() + 2 <= depth);
     if mate_found && limits.depth.is_none() && limits.nodes.is_none() {
         return true;
     }
