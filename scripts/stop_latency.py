@@ -43,6 +43,9 @@ def main():
                 return line
 
     send("ucci")
+    # Books off: from a book position, `go infinite` would hold a book move
+    # rather than search, and this measures stopping a search.
+    send("setoption usebook false")
     wait_for("ucciok")
     latencies = []
     for r in range(args.rounds):

@@ -32,11 +32,11 @@ use xiangqi::rules::{self, CycleVerdict};
 use xiangqi::{Move, Position};
 
 /// The built-in book, compiled into the engine and used when no
-/// `bookfiles` are set. Chariot has no book of its own yet, so there is
-/// none; to embed one, make this
-/// `Some(include_bytes!("../books/chariot.dat"))` (the file is checked
-/// like any book file when the engine starts, and a test checks it reads).
-pub const BUILTIN_BOOK: Option<&[u8]> = None;
+/// `bookfiles` are set: Chariot's own, grown from its analysis by
+/// `chariot-tools book build --analyse` (the README gives the command).
+/// It is checked like any book file when the engine starts, and a test
+/// checks that it reads.
+pub const BUILTIN_BOOK: Option<&[u8]> = Some(include_bytes!("../books/chariot.dat"));
 
 /// The name the built-in book goes by in messages.
 pub const BUILTIN_NAME: &str = "<built-in>";

@@ -213,7 +213,7 @@ impl Default for Settings {
             pruning: Level::Large,
             knowledge: Level::Large,
             use_book: true,
-            book_pick: BookPick::Heaviest,
+            book_pick: BookPick::Weighted { percent: 100 },
             seed: None,
         }
     }
@@ -858,7 +858,10 @@ mod tests {
         let notify: Notify = Arc::new(move |e| {
             let _ = tx.lock().map(|t| t.send(e));
         });
-        (Engine::new(1, notify), rx)
+        // Without the built-in book: these tests are about searches.
+        let mut e = Engine::new(1, notify);
+        e.set_default_book(None);
+        (e, rx)
     }
 
     /// Feeds the engine its events until a search answers.

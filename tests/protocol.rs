@@ -58,14 +58,30 @@ impl Engine {
         }
     }
 
+    /// The engine after `ucci`, with its books off: most tests here are
+    /// about searching, and the built-in book would answer the start
+    /// position without one. The book tests turn it back on.
     fn ucci() -> Engine {
+        let mut e = Engine::ucci_with_book();
+        e.send("setoption usebook false");
+        e
+    }
+
+    fn ucci_with_book() -> Engine {
         let mut e = Engine::start();
         e.send("ucci");
         e.until(|l| l == "ucciok");
         e
     }
 
+    /// The engine after `uci`, with its books off (see [`Engine::ucci`]).
     fn uci() -> Engine {
+        let mut e = Engine::uci_with_book();
+        e.send("setoption name UseBook value false");
+        e
+    }
+
+    fn uci_with_book() -> Engine {
         let mut e = Engine::start();
         e.send("uci");
         e.until(|l| l == "uciok");
@@ -221,6 +237,7 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
         "option pruning type combo default large var none var small var medium var large",
         "option knowledge type combo default large var none var small var medium var large",
         "option usebook type check default true",
+        "option bestbookmove type check default false",
         "option bookfiles type string default <empty>",
     ] {
         assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
@@ -801,6 +818,54 @@ fn fixed_node_searches_are_deterministic() {
     assert_eq!(run(), run());
 }
 
+#[test]
+fn the_built_in_book_opens_at_once_and_with_variety() {
+    for (mut e, tag, go, off) in [
+        (
+            Engine::ucci_with_book(),
+            "info message",
+            "go time 300000 increment 0",
+            "setoption usebook false",
+        ),
+        (
+            Engine::uci_with_book(),
+            "info string",
+            "go wtime 300000 btime 300000",
+            "setoption name UseBook value false",
+        ),
+    ] {
+        e.send("setoption randomness huge");
+        e.send("position startpos");
+        e.alive();
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..12 {
+            let start = Instant::now();
+            e.send(go);
+            let (best, before) = e.bestmove();
+            let took = start.elapsed();
+            let m = assert_legal(&best, &Position::startpos()).to_string();
+            assert_eq!(before.len(), 1, "{before:?}");
+            assert!(
+                before[0].starts_with(&format!("{tag} book move {m} (weight ")),
+                "{before:?}"
+            );
+            // A few milliseconds; the bound allows for a loaded machine.
+            assert!(took < Duration::from_millis(250), "{best} took {took:?}");
+            seen.insert(m);
+        }
+        assert!(seen.len() >= 2, "one opening only: {seen:?}");
+        // With the books off, the same position is searched.
+        e.send(off);
+        e.send("go depth 3");
+        let (best, before) = e.bestmove();
+        assert_legal(&best, &Position::startpos());
+        assert!(
+            before.iter().all(|l| !l.contains("book move")),
+            "{before:?}"
+        );
+    }
+}
+
 /// ElephantEye's own book, when `../shared/fixtures/` has it (it is never
 /// part of the repository), or `None` with a message saying the test is
 /// skipped.
@@ -830,8 +895,16 @@ fn elephanteyes_book_answers_at_once() {
         return;
     };
     let dialects = [
-        (Engine::ucci(), "info message", "go time 300000 increment 0"),
-        (Engine::uci(), "info string", "go wtime 300000 btime 300000"),
+        (
+            Engine::ucci_with_book(),
+            "info message",
+            "go time 300000 increment 0",
+        ),
+        (
+            Engine::uci_with_book(),
+            "info string",
+            "go wtime 300000 btime 300000",
+        ),
     ];
     for (mut e, tag, go) in dialects {
         e.send(&format!("setoption bookfiles {book}"));

@@ -17,6 +17,7 @@ pub mod command;
 pub mod options;
 mod reader;
 
+use crate::books::BookPick;
 use crate::engine::{self, BestMove, Engine, GoRequest, Output};
 use crate::search::tt::Bound;
 use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
@@ -351,7 +352,11 @@ impl Controller {
         s.pruning = self.options.pruning;
         s.knowledge = self.options.knowledge;
         s.use_book = self.options.usebook;
-        s.book_pick = self.options.randomness.book_pick();
+        s.book_pick = if self.options.bestbookmove {
+            BookPick::Heaviest
+        } else {
+            self.options.randomness.book_pick()
+        };
     }
 
     fn set_option(&mut self, words: &[String]) {

@@ -17,17 +17,17 @@ pub enum Randomness {
 }
 
 /// Each grade: its name, the search's margin in centipawns, and the power
-/// (in percent) a book move's weight is raised to for a weighted pick
-/// (`None`: the heaviest book move, always). `medium` follows the book's
-/// own weights, as ElephantEye does; the grades below it sharpen the choice
-/// towards the heaviest moves, those above flatten it.
-const RANDOMNESS: [(&str, Randomness, i32, Option<u32>); 6] = [
-    ("none", Randomness::None, 0, None),
-    ("tiny", Randomness::Tiny, 4, Some(400)),
-    ("small", Randomness::Small, 10, Some(200)),
-    ("medium", Randomness::Medium, 20, Some(100)),
-    ("large", Randomness::Large, 40, Some(50)),
-    ("huge", Randomness::Huge, 80, Some(25)),
+/// (in percent) a book move's weight is raised to for the weighted pick.
+/// Up to `medium` the pick follows the book's own weights, as ElephantEye
+/// plays its books whatever its randomness; `large` and `huge` flatten it.
+/// (`bestbookmove` asks for the heaviest move instead.)
+const RANDOMNESS: [(&str, Randomness, i32, u32); 6] = [
+    ("none", Randomness::None, 0, 100),
+    ("tiny", Randomness::Tiny, 4, 100),
+    ("small", Randomness::Small, 10, 100),
+    ("medium", Randomness::Medium, 20, 100),
+    ("large", Randomness::Large, 40, 50),
+    ("huge", Randomness::Huge, 80, 25),
 ];
 
 impl Randomness {
@@ -39,12 +39,13 @@ impl Randomness {
             .map_or(0, |&(_, _, m, _)| m)
     }
 
-    /// How a book move is chosen at this grade.
+    /// How a book move is chosen at this grade (unless `bestbookmove`).
     pub fn book_pick(self) -> BookPick {
-        match RANDOMNESS.iter().find(|(_, r, _, _)| *r == self) {
-            Some(&(_, _, _, Some(percent))) => BookPick::Weighted { percent },
-            _ => BookPick::Heaviest,
-        }
+        let percent = RANDOMNESS
+            .iter()
+            .find(|(_, r, _, _)| *r == self)
+            .map_or(100, |&(_, _, _, p)| p);
+        BookPick::Weighted { percent }
     }
 }
 
@@ -61,6 +62,8 @@ pub struct Options {
     pub batch: bool,
     pub debug: bool,
     pub usebook: bool,
+    /// Always the heaviest book move instead of a weighted random pick.
+    pub bestbookmove: bool,
     pub bookfiles: String,
     /// A network file to evaluate with (empty: the built-in evaluation).
     pub evalfile: String,
@@ -86,6 +89,7 @@ impl Default for Options {
             batch: false,
             debug: false,
             usebook: true,
+            bestbookmove: false,
             bookfiles: String::new(),
             evalfile: String::new(),
             randomness: Randomness::None,
@@ -112,6 +116,7 @@ enum Id {
     NewGame,
     ClearHash,
     UseBook,
+    BestBookMove,
     BookFiles,
     EvalFile,
     Randomness,
@@ -171,7 +176,7 @@ const RANDOMNESS_NAMES: [&str; 6] = ["none", "tiny", "small", "medium", "large",
 /// looks for it); the ElephantEye options that are not UCI's have no UCI
 /// name but are accepted in both dialects like every other.
 #[rustfmt::skip]
-const DEFS: [Def; 18] = [
+const DEFS: [Def; 19] = [
     def(Id::UseMillisec, "usemillisec", "", Kind::Check),
     def(Id::Promotion, "promotion", "", Kind::Check),
     def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
@@ -182,6 +187,7 @@ const DEFS: [Def; 18] = [
     def(Id::NewGame, "newgame", "", Kind::Button),
     def(Id::ClearHash, "", "Clear Hash", Kind::Button),
     def(Id::UseBook, "usebook", "UseBook", Kind::Check),
+    def(Id::BestBookMove, "bestbookmove", "BestBookMove", Kind::Check),
     def(Id::BookFiles, "bookfiles", "BookFiles", Kind::Text),
     def(Id::EvalFile, "evalfile", "EvalFile", Kind::Text),
     def(Id::Idle, "idle", "", Kind::Combo(&LEVELS)),
@@ -333,6 +339,7 @@ impl Options {
             Id::Batch => self.batch.to_string(),
             Id::Debug => self.debug.to_string(),
             Id::UseBook => self.usebook.to_string(),
+            Id::BestBookMove => self.bestbookmove.to_string(),
             Id::BookFiles if self.bookfiles.is_empty() => "<empty>".to_string(),
             Id::BookFiles => self.bookfiles.clone(),
             Id::EvalFile if self.evalfile.is_empty() => "<built-in>".to_string(),
@@ -414,6 +421,10 @@ impl Options {
             }
             Id::Batch => {
                 self.batch = check()?;
+                Effect::Set
+            }
+            Id::BestBookMove => {
+                self.bestbookmove = check()?;
                 Effect::Set
             }
             Id::UseBook => {
@@ -559,9 +570,19 @@ mod tests {
         assert_eq!(o.randomness, Randomness::Small);
         assert_eq!(
             o.randomness.book_pick(),
-            BookPick::Weighted { percent: 200 }
+            BookPick::Weighted { percent: 100 }
         );
-        assert_eq!(Randomness::None.book_pick(), BookPick::Heaviest);
+        assert_eq!(
+            Randomness::None.book_pick(),
+            BookPick::Weighted { percent: 100 }
+        );
+        assert_eq!(
+            Randomness::Huge.book_pick(),
+            BookPick::Weighted { percent: 25 }
+        );
+        assert!(!Options::default().bestbookmove);
+        assert_eq!(set(&mut o, "bestbookmove true"), Ok(Effect::Set));
+        assert!(o.bestbookmove);
         assert_eq!(
             Randomness::Medium.book_pick(),
             BookPick::Weighted { percent: 100 }

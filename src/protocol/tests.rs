@@ -19,14 +19,17 @@ struct Harness {
 }
 
 impl Harness {
+    /// A controller after `handshake`, without the built-in book: the
+    /// tests that are about books give it theirs.
     fn new(handshake: &str) -> Harness {
         let (tx, rx) = channel();
         let lines = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&lines);
-        let c = Controller::new(
+        let mut c = Controller::new(
             tx.clone(),
             Box::new(move |l: &str| sink.lock().unwrap().push(l.to_string())),
         );
+        c.engine.set_default_book(None);
         let mut h = Harness {
             c,
             tx,
@@ -575,10 +578,17 @@ fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
     path.display().to_string()
 }
 
-/// A harness whose books are `paths` (`;`-separated), at the start position.
+/// A harness whose books are `paths` (`;`-separated), at the start
+/// position, playing the heaviest book move (`bestbookmove`) so that the
+/// tests know which move comes.
 fn with_books(handshake: &str, paths: &str) -> Harness {
     let mut h = Harness::new(handshake);
     h.line(&format!("setoption bookfiles {paths}"));
+    h.line(if handshake == "uci" {
+        "setoption name BestBookMove value true"
+    } else {
+        "setoption bestbookmove true"
+    });
     assert!(h.take().is_empty(), "the books load silently");
     h.line("position startpos");
     h
@@ -617,7 +627,7 @@ fn a_book_move_is_answered_at_once_with_its_info_line() {
     for (handshake, tag) in [("ucci", "info message"), ("uci", "info string")] {
         let mut h = with_books(handshake, &book);
         // Depth 30 would take minutes: the book answers first. With
-        // randomness none, the heaviest move, and the book's heaviest answer
+        // bestbookmove, the heaviest move, and the book's heaviest answer
         // to it as the ponder move.
         assert_eq!(
             book_answer(&mut h, "go depth 30"),
@@ -658,12 +668,15 @@ fn a_book_move_is_answered_at_once_with_its_info_line() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The book moves of `n` gos from the start, with randomness `level` and
-/// the engine's seed fixed at `seed`.
+/// The book moves of `n` gos from the start, with randomness `level` (or
+/// `best`: bestbookmove) and the engine's seed fixed at `seed`.
 fn book_picks(book: &str, level: &str, seed: u64, n: usize) -> Vec<String> {
     let mut h = with_books("uci", book);
     h.c.engine.settings_mut().seed = Some(seed);
-    h.line(&format!("setoption name Randomness value {level}"));
+    if level != "best" {
+        h.line("setoption name BestBookMove value false");
+        h.line(&format!("setoption name Randomness value {level}"));
+    }
     (0..n)
         .map(|_| {
             let out = book_answer(&mut h, "go depth 30");
@@ -678,15 +691,17 @@ fn book_picks(book: &str, level: &str, seed: u64, n: usize) -> Vec<String> {
 fn book_choices_are_seeded_and_randomness_flattens_them() {
     let dir = scratch_dir("book-seed");
     let book = write(&dir, "start.dat", &start_book());
-    // The same seed, the same choices; randomness none: the heaviest.
+    // The same seed, the same choices; up to medium, the book's own
+    // weights whatever the randomness; bestbookmove: the heaviest.
     let a = book_picks(&book, "medium", 7, 60);
     assert_eq!(a, book_picks(&book, "medium", 7, 60));
     assert_ne!(a, book_picks(&book, "medium", 8, 60));
-    assert!(book_picks(&book, "none", 7, 10).iter().all(|m| m == "h2e2"));
+    assert_eq!(a, book_picks(&book, "none", 7, 60));
+    assert_eq!(a, book_picks(&book, "tiny", 7, 60));
+    assert!(book_picks(&book, "best", 7, 10).iter().all(|m| m == "h2e2"));
     // Flatter as the randomness grows: the lightest move (5 of 45) comes
-    // up more often under huge than under medium, and rarely under tiny.
+    // up more often under huge than under medium.
     let count = |picks: &[String], m: &str| picks.iter().filter(|p| *p == m).count();
-    let tiny = book_picks(&book, "tiny", 1, 200);
     let medium = book_picks(&book, "medium", 1, 200);
     let huge = book_picks(&book, "huge", 1, 200);
     for picks in [&medium, &huge] {
@@ -694,7 +709,6 @@ fn book_choices_are_seeded_and_randomness_flattens_them() {
             assert!(count(picks, m) > 0, "{m} never chosen: {picks:?}");
         }
     }
-    assert!(count(&tiny, "c3c4") <= 2, "{tiny:?}");
     assert!(
         count(&huge, "c3c4") > count(&medium, "c3c4"),
         "{medium:?} {huge:?}"
@@ -921,7 +935,12 @@ fn bad_book_files_are_reported_and_the_others_load() {
             assert!(line.starts_with(&prefix), "{line}\n  want {prefix}");
             assert!(line.ends_with("; carrying on without it"), "{line}");
         }
-        // The good one plays.
+        // The good one plays (its heaviest move, with bestbookmove).
+        h.line(if handshake == "uci" {
+            "setoption name BestBookMove value true"
+        } else {
+            "setoption bestbookmove true"
+        });
         h.line("position startpos");
         assert_eq!(
             book_answer(&mut h, "go depth 30").last().unwrap(),
@@ -945,6 +964,7 @@ fn bookfiles_replace_the_default_book_in_their_order() {
     );
     let mut h = Harness::new("ucci");
     h.c.engine.set_default_book(Some(builtin));
+    h.line("setoption bestbookmove true");
     h.line("position startpos");
     let best = |h: &mut Harness| book_answer(h, "go depth 30").last().unwrap().clone();
     assert_eq!(best(&mut h), "bestmove c3c4", "the default book");
