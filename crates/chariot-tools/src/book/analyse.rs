@@ -24,8 +24,8 @@
 //! the same arguments give the same book byte for byte, on any number of
 //! threads.
 
-use super::build::Orientation;
-use chariot::book::{self, Book, BookBuilder, Record};
+use super::build::{assemble, Orientation};
+use chariot::book::{self, Book, Record};
 use chariot::search::{self, Info, Job, Limits, Shared, Tables};
 use chariot::xiangqi::{Move, Position};
 use std::collections::hash_map::Entry;
@@ -299,14 +299,8 @@ pub fn build(start: &Position, cfg: &Config, progress: &mut dyn FnMut(&str)) -> 
         level = children.into_values().collect();
     }
     report.over_budget += level.len() * usize::from(report.searched >= cfg.max_positions);
-    let mut builder = BookBuilder::new();
-    for records in by_lock.into_values() {
-        report.positions += 1;
-        for r in records {
-            builder.add_record(r);
-        }
-    }
-    let book = builder.build();
+    let (book, positions) = assemble(by_lock.into_values());
+    report.positions = positions;
     report.records = book.len();
     (book, report)
 }

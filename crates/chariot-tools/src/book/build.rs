@@ -287,17 +287,24 @@ impl Collector {
             }
         }
 
-        let mut builder = BookBuilder::new();
-        for (_, _, records) in by_lock.into_values() {
-            report.positions += 1;
-            for r in records {
-                builder.add_record(r);
-            }
-        }
-        let book = builder.build();
+        let (book, positions) = assemble(by_lock.into_values().map(|(_, _, r)| r));
+        report.positions = positions;
         report.records = book.len();
         (book, report)
     }
+}
+
+/// The book of some positions' records, and how many positions there were.
+pub fn assemble(positions: impl IntoIterator<Item = Vec<Record>>) -> (Book, usize) {
+    let mut builder = BookBuilder::new();
+    let mut count = 0;
+    for records in positions {
+        count += 1;
+        for r in records {
+            builder.add_record(r);
+        }
+    }
+    (builder.build(), count)
 }
 
 /// The weight of a move played in `games` games scoring `half_points`
