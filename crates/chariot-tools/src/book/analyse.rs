@@ -190,11 +190,11 @@ struct Node {
 
 /// Searches the positions of one level on `threads` threads; results in
 /// the order of `level`.
-fn search_level(level: &[Node], cfg: &Config) -> Vec<Analysis> {
+fn search_level(level: &[Node], cfg: &Config) -> std::io::Result<Vec<Analysis>> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Analysis>>> =
         Mutex::new((0..level.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
+    std::thread::scope(|scope| -> std::io::Result<()> {
         for _ in 0..cfg.threads.clamp(1, level.len().max(1)) {
             std::thread::Builder::new()
                 .stack_size(search::SEARCH_STACK)
@@ -203,21 +203,26 @@ fn search_level(level: &[Node], cfg: &Config) -> Vec<Analysis> {
                     let Some(node) = level.get(i) else { break };
                     let r = analyse(&node.pos, node.symmetric, cfg);
                     results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-                })
-                .expect("cannot start an analysis thread");
+                })?;
         }
-    });
-    results
+        Ok(())
+    })?;
+    Ok(results
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())
         .into_iter()
         .map(Option::unwrap_or_default)
-        .collect()
+        .collect())
 }
 
 /// Expands the tree from `start` (the standard start in the command) and
-/// writes its book. `progress` hears about each finished level.
-pub fn build(start: &Position, cfg: &Config, progress: &mut dyn FnMut(&str)) -> (Book, Report) {
+/// writes its book. `progress` hears about each finished level. Fails
+/// only if a search thread cannot be started.
+pub fn build(
+    start: &Position,
+    cfg: &Config,
+    progress: &mut dyn FnMut(&str),
+) -> std::io::Result<(Book, Report)> {
     let mut report = Report::default();
     let mut by_lock: HashMap<u32, Vec<Record>> = HashMap::new();
     let mut root = start.clone();
@@ -244,7 +249,7 @@ pub fn build(start: &Position, cfg: &Config, progress: &mut dyn FnMut(&str)) -> 
             report.over_budget += level.len() - room;
             level.truncate(room);
         }
-        let results = search_level(&level, cfg);
+        let results = search_level(&level, cfg)?;
         report.searched += level.len();
         report.per_ply.push(level.len());
         // Children by the key of their stored orientation.
@@ -298,11 +303,12 @@ pub fn build(start: &Position, cfg: &Config, progress: &mut dyn FnMut(&str)) -> 
         ));
         level = children.into_values().collect();
     }
-    report.over_budget += level.len() * usize::from(report.searched >= cfg.max_positions);
+    // The last level's moves are not followed, so `level` is empty here:
+    // everything the budget left out was counted above.
     let (book, positions) = assemble(by_lock.into_values());
     report.positions = positions;
     report.records = book.len();
-    (book, report)
+    Ok((book, report))
 }
 
 #[cfg(test)]
@@ -343,10 +349,10 @@ mod tests {
     }
 
     #[test]
-    fn the_book_is_legal_deterministic_and_covers_the_start() {
+    fn the_book_is_legal_deterministic_and_covers_the_start() -> std::io::Result<()> {
         let start = Position::startpos();
-        let (a, ra) = build(&start, &small(1), &mut |_| {});
-        let (b, rb) = build(&start, &small(2), &mut |_| {});
+        let (a, ra) = build(&start, &small(1), &mut |_| {})?;
+        let (b, rb) = build(&start, &small(2), &mut |_| {})?;
         assert_eq!(a.to_bytes(), b.to_bytes(), "same book on 1 and 2 threads");
         assert_eq!(ra, rb);
         assert!(ra.searched <= 40);
@@ -369,5 +375,6 @@ mod tests {
             }
         }
         assert!(seen >= a.len(), "every record is reached from the start");
+        Ok(())
     }
 }

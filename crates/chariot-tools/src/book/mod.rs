@@ -183,7 +183,8 @@ pub fn run(command: Command) -> Result<()> {
             };
             let (book, report) = analyse::build(&Position::startpos(), &cfg, &mut |line| {
                 eprintln!("book build: {line}")
-            });
+            })
+            .context("cannot start the analysis threads")?;
             if book.is_empty() {
                 bail!(
                     "no book moves: nothing was searched (--max-positions {})",
