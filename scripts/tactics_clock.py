@@ -6,7 +6,7 @@ Each position is sent to a fresh `chariot` process (UCCI, books off, one
 thread) with one of:
 
   clock     `go time T` (UCCI milliseconds): T left on a sudden-death clock
-  movetime  `go time T movestogo 1`: the same T for this one move
+  movetime  `go movetime T`: T for this one move
 
 A position counts as solved when the best move is among the accepted ones
 and, for `mate N`, the reported score is a mate (or a win by rule). For
@@ -74,7 +74,7 @@ def main():
     cases = suite()
     mates = [c for c in cases if c[1] is not None]
     for limit in args.limits:
-        go = f"go time {args.ms}" + (" movestogo 1" if limit == "movetime" else "")
+        go = f"go movetime {args.ms}" if limit == "movetime" else f"go time {args.ms}"
         solved = mates_found = shortest = 0
         longer = []
         for fen, mate, accepted in cases:
