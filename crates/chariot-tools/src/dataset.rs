@@ -59,7 +59,42 @@ pub fn black_feature(red: u16) -> u16 {
     (((1 - own) * 7 + kind) * 90 + flipped) as u16
 }
 
+/// The input of the same piece on the square mirrored left to right (file
+/// a ↔ i): the rules are symmetric, so a position and its mirror image have
+/// the same value.
+pub fn mirror_feature(f: u16) -> u16 {
+    let sq = f % 90;
+    f - sq + sq / 9 * 9 + (8 - sq % 9)
+}
+
 impl Dataset {
+    /// Every position followed by its mirror image (left to right), unless
+    /// the position is its own mirror image: twice the data for the price
+    /// of the games, teaching the net that both wings are alike.
+    pub fn with_mirrors(&self) -> Dataset {
+        let mut out = Dataset::default();
+        for i in 0..self.len() {
+            let s = self.get(i);
+            out.push_sample(s.red.iter().copied(), &s);
+            let mut mirrored: Vec<u16> = s.red.iter().map(|&f| mirror_feature(f)).collect();
+            let mut own: Vec<u16> = s.red.to_vec();
+            own.sort_unstable();
+            mirrored.sort_unstable();
+            if mirrored != own {
+                out.push_sample(mirrored.into_iter(), &s);
+            }
+        }
+        out
+    }
+
+    fn push_sample(&mut self, red: impl Iterator<Item = u16>, s: &Sample) {
+        self.features.extend(red);
+        self.ends.push(self.features.len() as u32);
+        self.stm.push(s.stm.index() as u8);
+        self.score.push(s.score);
+        self.result.push((s.result * 2.0) as u8);
+    }
+
     pub fn len(&self) -> usize {
         self.ends.len()
     }
@@ -145,4 +180,79 @@ pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Dataset, Dataset, LoadReport)
         }
     }
     Ok((train, valid, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Positions of seeded random playouts from the start.
+    fn positions() -> Vec<Position> {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            let mut pos = Position::startpos();
+            for _ in 0..rng.random_range(0..80) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.random_range(0..moves.len())]);
+                out.push(pos.clone());
+            }
+        }
+        out
+    }
+
+    fn sorted(mut v: Vec<u16>) -> Vec<u16> {
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn a_mirrored_input_is_the_mirror_image_s_input() {
+        for pos in positions() {
+            let inputs = |p: &Position| {
+                nnue::active_features(p, Color::Red)
+                    .into_iter()
+                    .map(|f| f as u16)
+                    .collect::<Vec<_>>()
+            };
+            let mirrored: Vec<u16> = inputs(&pos).into_iter().map(mirror_feature).collect();
+            assert_eq!(
+                sorted(mirrored),
+                sorted(inputs(&pos.file_mirrored())),
+                "{}",
+                pos.to_fen()
+            );
+        }
+        for f in 0..nnue::INPUTS as u16 {
+            assert_eq!(mirror_feature(mirror_feature(f)), f);
+            assert_eq!(mirror_feature(f) / 90, f / 90, "same piece");
+        }
+    }
+
+    #[test]
+    fn with_mirrors_adds_each_mirror_image_once_with_its_labels() {
+        let mut data = Dataset::default();
+        let start = Position::startpos();
+        data.push(&start, 12, 2);
+        let mut moved = start.clone();
+        moved.make_move(start.parse_move("b2e2").expect("legal"));
+        data.push(&moved, -30, 0);
+        let both = data.with_mirrors();
+        // The start is its own mirror image; the other position is not.
+        assert_eq!(both.len(), 3);
+        let (m, mm) = (both.get(1), both.get(2));
+        assert_eq!((m.stm, m.score, m.result), (Color::Black, -30, 1.0));
+        assert_eq!((mm.stm, mm.score, mm.result), (m.stm, m.score, m.result));
+        let expected: Vec<u16> = nnue::active_features(&moved.file_mirrored(), Color::Red)
+            .into_iter()
+            .map(|f| f as u16)
+            .collect();
+        assert_eq!(sorted(mm.red.to_vec()), sorted(expected));
+        assert_eq!(both.get(0).red, data.get(0).red);
+    }
 }

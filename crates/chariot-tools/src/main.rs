@@ -71,6 +71,11 @@ enum Command {
         /// Continue from a checkpoint (`checkpoint-NNN.ck`).
         #[arg(long)]
         resume: Option<PathBuf>,
+        /// Also train on each position's mirror image (left to right),
+        /// doubling the training positions; validation stays on the games'
+        /// own positions.
+        #[arg(long)]
+        mirror: bool,
     },
     /// Tunes the classical evaluation's weights (Texel method).
     Tune {
@@ -174,6 +179,7 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             out,
             resume,
+            mirror,
         } => {
             if !(1..=4096).contains(&hidden) || batch == 0 || epochs == 0 {
                 bail!("--hidden must be 1..4096, --batch and --epochs at least 1");
@@ -182,11 +188,15 @@ fn run(cli: Cli) -> Result<()> {
                 bail!("--lambda must be within 0..1 and --lr within (0, 1)");
             }
             let started = std::time::Instant::now();
-            let (train_set, valid, report) = dataset::load(&data)?;
+            let (mut train_set, valid, report) = dataset::load(&data)?;
+            if mirror {
+                train_set = train_set.with_mirrors();
+            }
             eprintln!(
-                "train: {} games, {} training and {} validation positions ({} games refused, {} damaged stretches) loaded in {:.1} s",
+                "train: {} games, {} training{} and {} validation positions ({} games refused, {} damaged stretches) loaded in {:.1} s",
                 report.games,
                 train_set.len(),
+                if mirror { " (with mirror images)" } else { "" },
                 valid.len(),
                 report.illegal_games,
                 report.damaged_stretches,
