@@ -75,24 +75,27 @@ impl Dataset {
         let mut out = Dataset::default();
         for i in 0..self.len() {
             let s = self.get(i);
-            out.push_sample(s.red.iter().copied(), &s);
+            let (stm, score, result) = (s.stm, s.score, self.result[i]);
+            out.push_inputs(s.red.iter().copied(), stm, score, result);
             let mut mirrored: Vec<u16> = s.red.iter().map(|&f| mirror_feature(f)).collect();
             let mut own: Vec<u16> = s.red.to_vec();
             own.sort_unstable();
             mirrored.sort_unstable();
             if mirrored != own {
-                out.push_sample(mirrored.into_iter(), &s);
+                out.push_inputs(mirrored.into_iter(), stm, score, result);
             }
         }
         out
     }
 
-    fn push_sample(&mut self, red: impl Iterator<Item = u16>, s: &Sample) {
+    /// Appends a position: its Red-perspective inputs, the side to move,
+    /// the score and the result (both from the side to move's view).
+    fn push_inputs(&mut self, red: impl Iterator<Item = u16>, stm: Color, score: i16, result: u8) {
         self.features.extend(red);
         self.ends.push(self.features.len() as u32);
-        self.stm.push(s.stm.index() as u8);
-        self.score.push(s.score);
-        self.result.push((s.result * 2.0) as u8);
+        self.stm.push(stm.index() as u8);
+        self.score.push(score);
+        self.result.push(result);
     }
 
     pub fn len(&self) -> usize {
@@ -118,17 +121,13 @@ impl Dataset {
     }
 
     fn push(&mut self, pos: &Position, score: i16, red_result: u8) {
-        for f in nnue::active_features(pos, Color::Red) {
-            self.features.push(f as u16);
-        }
-        self.ends.push(self.features.len() as u32);
         let stm = pos.side_to_move();
-        self.stm.push(stm.index() as u8);
-        self.score.push(score);
-        self.result.push(match stm {
+        let result = match stm {
             Color::Red => red_result,
             Color::Black => 2 - red_result,
-        });
+        };
+        let inputs = nnue::active_features(pos, Color::Red);
+        self.push_inputs(inputs.into_iter().map(|f| f as u16), stm, score, result);
     }
 }
 
