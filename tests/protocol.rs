@@ -818,9 +818,10 @@ fn fixed_node_searches_are_deterministic() {
     assert_eq!(run(), run());
 }
 
-#[test]
-fn the_built_in_book_opens_at_once_and_with_variety() {
-    for (mut e, tag, go, off) in [
+/// Both dialects with their books on: the engine, the tag of its info
+/// lines, a game's `go` on a long clock, and the command turning books off.
+fn book_dialects() -> [(Engine, &'static str, &'static str, &'static str); 2] {
+    [
         (
             Engine::ucci_with_book(),
             "info message",
@@ -833,7 +834,12 @@ fn the_built_in_book_opens_at_once_and_with_variety() {
             "go wtime 300000 btime 300000",
             "setoption name UseBook value false",
         ),
-    ] {
+    ]
+}
+
+#[test]
+fn the_built_in_book_opens_at_once_and_with_variety() {
+    for (mut e, tag, go, off) in book_dialects() {
         e.send("setoption randomness huge");
         e.send("position startpos");
         e.alive();
@@ -894,19 +900,7 @@ fn elephanteyes_book_answers_at_once() {
     let Some(book) = elephanteye_book("elephanteyes_book_answers_at_once") else {
         return;
     };
-    let dialects = [
-        (
-            Engine::ucci_with_book(),
-            "info message",
-            "go time 300000 increment 0",
-        ),
-        (
-            Engine::uci_with_book(),
-            "info string",
-            "go wtime 300000 btime 300000",
-        ),
-    ];
-    for (mut e, tag, go) in dialects {
+    for (mut e, tag, go, _) in book_dialects() {
         e.send(&format!("setoption bookfiles {book}"));
         e.send("setoption randomness huge");
         e.send("position startpos");

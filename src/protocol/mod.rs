@@ -17,7 +17,6 @@ pub mod command;
 pub mod options;
 mod reader;
 
-use crate::books::BookPick;
 use crate::engine::{self, BestMove, Engine, GoRequest, Output};
 use crate::search::tt::Bound;
 use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
@@ -352,11 +351,7 @@ impl Controller {
         s.pruning = self.options.pruning;
         s.knowledge = self.options.knowledge;
         s.use_book = self.options.usebook;
-        s.book_pick = if self.options.bestbookmove {
-            BookPick::Heaviest
-        } else {
-            self.options.randomness.book_pick()
-        };
+        s.book_pick = self.options.book_pick();
     }
 
     fn set_option(&mut self, words: &[String]) {

@@ -280,6 +280,16 @@ fn parse_bool(v: &str) -> Option<bool> {
 }
 
 impl Options {
+    /// How a book move is chosen: the heaviest with `bestbookmove`, else
+    /// by the randomness grade.
+    pub fn book_pick(&self) -> BookPick {
+        if self.bestbookmove {
+            BookPick::Heaviest
+        } else {
+            self.randomness.book_pick()
+        }
+    }
+
     /// The `id` and `option` lines of the handshake, ending with `ucciok`/`uciok`.
     pub fn handshake(&self, dialect: Dialect) -> Vec<String> {
         let mut lines = vec![
@@ -583,6 +593,7 @@ mod tests {
         assert!(!Options::default().bestbookmove);
         assert_eq!(set(&mut o, "bestbookmove true"), Ok(Effect::Set));
         assert!(o.bestbookmove);
+        assert_eq!(o.book_pick(), BookPick::Heaviest);
         assert_eq!(
             Randomness::Medium.book_pick(),
             BookPick::Weighted { percent: 100 }

@@ -578,17 +578,22 @@ fn write(dir: &std::path::Path, name: &str, bytes: &[u8]) -> String {
     path.display().to_string()
 }
 
+/// Turns `bestbookmove` on, as the `handshake`'s dialect spells it.
+fn best_book_move(h: &mut Harness, handshake: &str) {
+    h.line(if handshake == "uci" {
+        "setoption name BestBookMove value true"
+    } else {
+        "setoption bestbookmove true"
+    });
+}
+
 /// A harness whose books are `paths` (`;`-separated), at the start
 /// position, playing the heaviest book move (`bestbookmove`) so that the
 /// tests know which move comes.
 fn with_books(handshake: &str, paths: &str) -> Harness {
     let mut h = Harness::new(handshake);
     h.line(&format!("setoption bookfiles {paths}"));
-    h.line(if handshake == "uci" {
-        "setoption name BestBookMove value true"
-    } else {
-        "setoption bestbookmove true"
-    });
+    best_book_move(&mut h, handshake);
     assert!(h.take().is_empty(), "the books load silently");
     h.line("position startpos");
     h
@@ -936,11 +941,7 @@ fn bad_book_files_are_reported_and_the_others_load() {
             assert!(line.ends_with("; carrying on without it"), "{line}");
         }
         // The good one plays (its heaviest move, with bestbookmove).
-        h.line(if handshake == "uci" {
-            "setoption name BestBookMove value true"
-        } else {
-            "setoption bestbookmove true"
-        });
+        best_book_move(&mut h, handshake);
         h.line("position startpos");
         assert_eq!(
             book_answer(&mut h, "go depth 30").last().unwrap(),
