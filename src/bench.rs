@@ -4,6 +4,7 @@
 //! search and evaluation alone; every commit that changes them states the
 //! new count as `Bench: N`.
 
+use crate::nnue::Network;
 use crate::search::{self, Job, Limits, Shared, Tables};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -94,8 +95,9 @@ impl BenchReport {
 }
 
 /// Searches every bench position to `depth` with one thread and fresh
-/// tables; `shared.stop` cuts the run short.
-pub fn run(depth: u32, shared: &Shared) -> BenchReport {
+/// tables, evaluating with `net` (`None`: the classical evaluation);
+/// `shared.stop` cuts the run short.
+pub fn run(depth: u32, net: Option<Arc<Network>>, shared: &Shared) -> BenchReport {
     let start = Instant::now();
     let mut report = BenchReport {
         positions: 0,
@@ -131,7 +133,7 @@ pub fn run(depth: u32, shared: &Shared) -> BenchReport {
             seed: 0,
             threads: 1,
             tables: Arc::clone(&tables),
-            net: None,
+            net: net.clone(),
             selectivity: crate::search::Selectivity::FULL,
             knowledge: crate::eval::Knowledge::Full,
         };
@@ -159,8 +161,9 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let a = run(3, &Shared::default());
-        let b = run(3, &Shared::default());
+        let net = crate::nets::builtin_net;
+        let a = run(3, net(), &Shared::default());
+        let b = run(3, net(), &Shared::default());
         assert_eq!(a.nodes, b.nodes);
         assert_eq!(a.positions, POSITIONS.len());
         assert!(!a.stopped);

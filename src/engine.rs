@@ -12,7 +12,7 @@
 use crate::bench::{self, BenchReport};
 use crate::books::{self, BookChoice, BookPick, NamedBook};
 use crate::eval::{evaluate_fresh, Knowledge};
-use crate::nnue::{NetError, Network};
+use crate::nets::Evaluation;
 use crate::search::tt::{score_from_tt, Bound};
 use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, Selectivity, Shared, Tables};
 use std::fmt;
@@ -277,10 +277,8 @@ pub struct Engine {
     searches: u64,
     /// Searches in a row whose score was hopeless (for resigning).
     hopeless: u32,
-    /// The network evaluating positions (`None`: the classical evaluation),
-    /// and where it came from (empty: built in).
-    net: Option<Arc<Network>>,
-    net_source: String,
+    /// The evaluation in use: a network, or the classical evaluation.
+    eval: Evaluation,
     /// The book used when no book files are set: the built-in one.
     default_book: Option<NamedBook>,
     /// The books of the `bookfiles` list that loaded, in its order; `None`
@@ -302,8 +300,7 @@ impl Engine {
             notify,
             searches: 0,
             hopeless: 0,
-            net: None,
-            net_source: String::new(),
+            eval: Evaluation::builtin(),
             default_book: books::builtin(),
             book_files: None,
         }
@@ -355,32 +352,19 @@ impl Engine {
         self.default_book = book;
     }
 
-    /// Returns to the built-in evaluation; says which it is.
-    pub fn use_builtin_net(&mut self) -> String {
-        self.net = None;
-        self.net_source.clear();
-        "the built-in classical evaluation".into()
+    /// Evaluates with `eval` from now on.
+    pub fn set_evaluation(&mut self, eval: Evaluation) {
+        self.eval = eval;
     }
 
-    /// Evaluates with the network in `bytes` (a net file read from
-    /// `source`), checked by magic, size, shape and hash; on error the
-    /// evaluation in use stays. Says which net is in use.
-    pub fn load_net(&mut self, source: &str, bytes: &[u8]) -> Result<String, NetError> {
-        let net = Network::from_bytes(bytes)?;
-        let what = format!("network {:016x} from {source}", net.hash());
-        self.net = Some(Arc::new(net));
-        self.net_source = source.to_string();
-        Ok(what)
-    }
-
-    /// Where the evaluation in use came from (empty: built in).
-    pub fn net_source(&self) -> &str {
-        &self.net_source
+    /// The evaluation in use.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.eval
     }
 
     /// The static evaluation of a position for the side to move.
     pub fn static_eval(&self, pos: &Position) -> i32 {
-        match &self.net {
+        match &self.eval.net {
             Some(net) => net.evaluate(&net.refresh(pos), pos.side_to_move()),
             None => evaluate_fresh(pos),
         }
@@ -488,10 +472,11 @@ impl Engine {
 
     /// Starts the fixed benchmark search.
     pub fn bench(&mut self, depth: u32) -> Vec<Output> {
+        let net = self.eval.net.clone();
         self.launch(
             Arc::new(Shared::default()),
             RunKind::Count,
-            move |shared, _| Event::BenchDone(bench::run(depth, shared)),
+            move |shared, _| Event::BenchDone(bench::run(depth, net, shared)),
         )
     }
 
@@ -579,7 +564,7 @@ impl Engine {
             seed,
             threads: self.settings.threads.max(1),
             tables: Arc::clone(&self.tables),
-            net: self.net.clone(),
+            net: self.eval.net.clone(),
             selectivity: self.settings.pruning.selectivity(),
             knowledge: self.settings.knowledge.knowledge(),
         };

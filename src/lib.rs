@@ -11,6 +11,7 @@ pub mod book;
 pub mod books;
 pub mod engine;
 pub mod eval;
+pub mod nets;
 pub mod nnue;
 pub mod protocol;
 pub mod search;

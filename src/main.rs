@@ -43,6 +43,9 @@ enum Command {
         #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH as i64),
               default_value_t = chariot::bench::DEFAULT_DEPTH)]
         depth: u32,
+        /// The evaluation: `<built-in>`, `<classical>` or a net file.
+        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        evalfile: String,
     },
 }
 
@@ -68,7 +71,7 @@ fn main() {
     let result = match cli.command {
         None => std::process::exit(chariot::protocol::run()),
         Some(Command::Perft { depth, position }) => cmd_perft(depth, &position),
-        Some(Command::Bench { depth }) => cmd_bench(depth),
+        Some(Command::Bench { depth, evalfile }) => cmd_bench(depth, &evalfile),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
@@ -88,10 +91,13 @@ fn position_from_words(words: &[String]) -> Result<Position> {
     Position::from_fen(text).context("bad position")
 }
 
-/// `chariot bench [<depth>]`: searches the bench positions and prints the
-/// node count and speed.
-fn cmd_bench(depth: u32) -> Result<()> {
-    let report = chariot::bench::run(depth, &chariot::search::Shared::default());
+/// `chariot bench [<depth>] [--evalfile <net>]`: searches the bench
+/// positions and prints the node count and speed.
+fn cmd_bench(depth: u32, evalfile: &str) -> Result<()> {
+    let eval = chariot::nets::Evaluation::from_name(evalfile)
+        .map_err(|e| anyhow::anyhow!("evalfile '{evalfile}' refused: {e}"))?;
+    log::info!("bench with {}", eval.describe());
+    let report = chariot::bench::run(depth, eval.net, &chariot::search::Shared::default());
     print_lines(&report.lines())
 }
 

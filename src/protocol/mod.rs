@@ -18,6 +18,7 @@ pub mod options;
 mod reader;
 
 use crate::engine::{self, BestMove, Engine, GoRequest, Output};
+use crate::nets::{Evaluation, BUILTIN_NAME};
 use crate::search::tt::Bound;
 use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
 use command::{Command, Dialect, GoParams, ParseError, PositionSpec};
@@ -375,30 +376,27 @@ impl Controller {
         self.apply_settings();
     }
 
-    /// Loads the evaluation file set (or returns to the built-in
-    /// evaluation). A file that cannot be used is reported in one line, and
-    /// the evaluation in use stays.
+    /// Switches to the evaluation `evalfile` names: the built-in one, the
+    /// classical one, or a net file. A file that cannot be used is
+    /// reported in one line, and the evaluation in use stays.
     fn load_evalfile(&mut self) {
-        let path = self.options.evalfile.clone();
-        let result = if path.is_empty() {
-            Ok(self.engine.use_builtin_net())
-        } else {
-            std::fs::read(&path)
-                .map_err(|e| format!("cannot read it: {e}"))
-                .and_then(|bytes| {
-                    self.engine
-                        .load_net(&path, &bytes)
-                        .map_err(|e| e.to_string())
-                })
-        };
-        match result {
-            Ok(what) => log::info!("evaluation: {what}"),
+        let name = self.options.evalfile.clone();
+        match Evaluation::from_name(&name) {
+            Ok(eval) => {
+                log::info!("evaluation: {}", eval.describe());
+                self.engine.set_evaluation(eval);
+            }
             Err(e) => {
                 self.error(&format!(
-                    "option evalfile '{path}' refused: {e}; the evaluation in use stays"
+                    "option evalfile '{name}' refused: {e}; the evaluation in use stays"
                 ));
                 // The option shows what is really in use.
-                self.options.evalfile = self.engine.net_source().to_string();
+                let source = &self.engine.evaluation().source;
+                self.options.evalfile = if source == BUILTIN_NAME {
+                    String::new()
+                } else {
+                    source.clone()
+                };
             }
         }
     }

@@ -65,7 +65,8 @@ pub struct Options {
     /// Always the heaviest book move instead of a weighted random pick.
     pub bestbookmove: bool,
     pub bookfiles: String,
-    /// A network file to evaluate with (empty: the built-in evaluation).
+    /// A network file to evaluate with, `<classical>`, or empty for the
+    /// built-in evaluation.
     pub evalfile: String,
     pub randomness: Randomness,
     pub multipv: u64,
@@ -352,7 +353,7 @@ impl Options {
             Id::BestBookMove => self.bestbookmove.to_string(),
             Id::BookFiles if self.bookfiles.is_empty() => "<empty>".to_string(),
             Id::BookFiles => self.bookfiles.clone(),
-            Id::EvalFile if self.evalfile.is_empty() => "<built-in>".to_string(),
+            Id::EvalFile if self.evalfile.is_empty() => crate::nets::BUILTIN_NAME.to_string(),
             Id::EvalFile => self.evalfile.clone(),
             Id::Randomness => RANDOMNESS
                 .iter()
@@ -481,7 +482,7 @@ impl Options {
             }
             Id::EvalFile => {
                 let v = value.trim();
-                self.evalfile = if matches!(v, "<built-in>" | "<empty>" | "") {
+                self.evalfile = if matches!(v, crate::nets::BUILTIN_NAME | "<empty>" | "") {
                     String::new()
                 } else {
                     v.to_string()

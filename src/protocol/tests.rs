@@ -1046,15 +1046,17 @@ fn scratch_net(name: &str, seed: u64) -> (std::path::PathBuf, crate::nnue::Netwo
 #[test]
 fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     let mut h = Harness::new("ucci");
-    let classical = crate::eval::evaluate_fresh(&Position::startpos());
+    let start = Position::startpos();
+    let classical = crate::eval::evaluate_fresh(&start);
+    let builtin = match crate::nets::builtin_net() {
+        Some(net) => net.evaluate(&net.refresh(&start), xiangqi::Color::Red),
+        None => classical,
+    };
     h.line("position startpos");
     h.line("go depth 0");
     assert_eq!(
         h.take(),
-        [
-            format!("info depth 0 score {classical}"),
-            "nobestmove".into()
-        ]
+        [format!("info depth 0 score {builtin}"), "nobestmove".into()]
     );
 
     let (path, net) = scratch_net("good", 1);
@@ -1081,11 +1083,23 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     h.line("go depth 0");
     assert_eq!(h.take()[0], format!("info depth 0 score {by_net}"));
     assert_eq!(h.c.options.evalfile, path.display().to_string());
+    // An endless device: refused after one byte more than a net has.
+    h.line("setoption evalfile /dev/zero");
+    let out = h.take();
+    assert!(
+        out[0].contains("refused: not a Chariot net file"),
+        "{out:?}"
+    );
+    assert_eq!(h.c.options.evalfile, path.display().to_string());
 
-    // Back to the built-in evaluation.
-    h.line("setoption evalfile <built-in>");
+    // The classical evaluation by name, then back to the built-in one.
+    h.line("setoption evalfile <classical>");
     h.line("go depth 0");
     assert_eq!(h.take()[0], format!("info depth 0 score {classical}"));
+    assert_eq!(h.c.options.evalfile, "<classical>");
+    h.line("setoption evalfile <built-in>");
+    h.line("go depth 0");
+    assert_eq!(h.take()[0], format!("info depth 0 score {builtin}"));
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(bad);
 }
