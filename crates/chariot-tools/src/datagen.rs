@@ -9,6 +9,7 @@
 use crate::dataset::is_training_position;
 use crate::gamefile::{self, Ending, GameRecord, Outcome, RunId, UNSCORED};
 use anyhow::{bail, Context, Result};
+use chariot::nnue::Network;
 use chariot::search::{self, Job, Limits, Shared, Tables};
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::xiangqi::types::Color;
@@ -54,6 +55,9 @@ pub struct Config {
     /// Random plies that open each game (inclusive range).
     pub random_plies: (usize, usize),
     pub out: PathBuf,
+    /// The network both sides evaluate with (`None`: the classical
+    /// evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 impl Config {
@@ -62,6 +66,7 @@ impl Config {
             seed: self.seed,
             nodes: self.nodes,
             shard: self.shard,
+            eval: self.net.as_ref().map_or(0, |net| net.hash()),
         }
     }
 
@@ -122,7 +127,7 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
             seed: 0,
             threads: 1,
             tables: Arc::clone(tables),
-            net: None,
+            net: cfg.net.clone(),
             selectivity: chariot::search::Selectivity::FULL,
             knowledge: chariot::eval::Knowledge::Full,
         };
@@ -191,8 +196,9 @@ fn resume(cfg: &Config) -> Result<Resume> {
     let mut next = 0u64;
     let mut good_end = 0;
     let mut quiet = 0;
+    let run = cfg.run_id();
     for c in &chunks {
-        if c.header.run != cfg.run_id() {
+        if c.header.run != run {
             bail!(
                 "{} was made by another run ({:?}); give another --out or the same settings",
                 path.display(),
@@ -303,6 +309,7 @@ pub fn generate(cfg: &Config, stop: &AtomicBool) -> Result<()> {
         // time, and whatever is contiguous at the end.
         let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
         let mut written = done.games;
+        let run = cfg.run_id();
         let mut flush = |pending: &mut BTreeMap<u64, GameRecord>, all: bool| -> Result<()> {
             loop {
                 let ready = (written..)
@@ -316,7 +323,7 @@ pub fn generate(cfg: &Config, stop: &AtomicBool) -> Result<()> {
                     .filter_map(|j| pending.remove(&j))
                     .collect();
                 let first = u32::try_from(written).context("too many games for one shard")?;
-                file.write_all(&gamefile::encode_chunk(cfg.run_id(), first, &games))?;
+                file.write_all(&gamefile::encode_chunk(run, first, &games))?;
                 file.flush()?;
                 written += ready as u64;
                 if bar.is_hidden() {

@@ -8,8 +8,8 @@
 //! ```text
 //! offset size  field (little-endian)
 //!  0      4    magic "CXGD"
-//!  4      2    version (1)
-//!  6      2    header length (44)
+//!  4      2    version (2)
+//!  6      2    header length (52)
 //!  8      8    seed of the run
 //! 16      4    nodes per move
 //! 20      2    shard index K (1-based)
@@ -18,9 +18,16 @@
 //! 28      4    games in the chunk
 //! 32      4    payload length in bytes
 //! 36      4    CRC-32 of the payload
-//! 40      4    CRC-32 of bytes 0..40
-//! 44      …    payload: the games, one after another
+//! 40      8    the evaluation that played: its net's hash, 0 for the
+//!              classical evaluation
+//! 48      4    CRC-32 of bytes 0..48
+//! 52      …    payload: the games, one after another
 //! ```
+//!
+//! Version 1 chunks (classical self-play only) have no evaluation field: a
+//! 44-byte header whose CRC-32 of bytes 0..40 is at 40. They are still read,
+//! as made by the classical evaluation, so a version 1 file resumes with
+//! version 2 chunks.
 //!
 //! and each game is
 //!
@@ -47,10 +54,12 @@ use std::fmt;
 
 /// The first bytes of every chunk.
 pub const MAGIC: [u8; 4] = *b"CXGD";
-/// The format version this code writes and reads.
-pub const VERSION: u16 = 1;
-/// Bytes in a chunk header.
-pub const HEADER_LEN: usize = 44;
+/// The format version this code writes (it reads 1 too).
+pub const VERSION: u16 = 2;
+/// Bytes in a chunk header of the version written.
+pub const HEADER_LEN: usize = 52;
+/// Bytes in a version 1 chunk header.
+pub const V1_HEADER_LEN: usize = 44;
 /// The score of a move that was not searched (a random opening move).
 pub const UNSCORED: i16 = i16::MIN;
 /// Bytes of a game before its moves.
@@ -286,6 +295,8 @@ pub struct RunId {
     pub nodes: u32,
     /// 1-based shard index and shard count.
     pub shard: (u16, u16),
+    /// The evaluation that played: its net's hash, 0 for the classical one.
+    pub eval: u64,
 }
 
 /// A chunk header.
@@ -313,33 +324,44 @@ impl ChunkHeader {
         h[28..32].copy_from_slice(&self.games.to_le_bytes());
         h[32..36].copy_from_slice(&self.payload_len.to_le_bytes());
         h[36..40].copy_from_slice(&self.payload_crc.to_le_bytes());
-        let crc = crc32fast::hash(&h[..40]);
-        h[40..44].copy_from_slice(&crc.to_le_bytes());
+        h[40..48].copy_from_slice(&self.run.eval.to_le_bytes());
+        let crc = crc32fast::hash(&h[..48]);
+        h[48..52].copy_from_slice(&crc.to_le_bytes());
         h
     }
 
-    /// Reads a header at the front of `bytes` (at least `HEADER_LEN` long).
-    fn decode(bytes: &[u8]) -> Result<ChunkHeader, Damage> {
+    /// Reads a header at the front of `bytes` (at least 8 bytes long);
+    /// returns it and its length.
+    fn decode(bytes: &[u8]) -> Result<(ChunkHeader, usize), Damage> {
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u64_at = |i: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[i..i + 8]);
+            u64::from_le_bytes(b)
+        };
         if bytes[0..4] != MAGIC {
             return Err(Damage::NoMagic);
         }
-        if crc32fast::hash(&bytes[..40]) != u32_at(40) {
+        let (version, len) = (u16_at(4), u16_at(6) as usize);
+        let crc_at = match (version, len) {
+            (1, V1_HEADER_LEN) => 40,
+            (VERSION, HEADER_LEN) => 48,
+            _ => return Err(Damage::Version(version)),
+        };
+        if bytes.len() < len {
+            return Err(Damage::Truncated);
+        }
+        if crc32fast::hash(&bytes[..crc_at]) != u32_at(crc_at) {
             return Err(Damage::HeaderChecksum);
         }
-        let version = u16_at(4);
-        if version != VERSION || u16_at(6) as usize != HEADER_LEN {
-            return Err(Damage::Version(version));
-        }
-        let mut seed = [0u8; 8];
-        seed.copy_from_slice(&bytes[8..16]);
         let header = ChunkHeader {
             run: RunId {
-                seed: u64::from_le_bytes(seed),
+                seed: u64_at(8),
                 nodes: u32_at(16),
                 shard: (u16_at(20), u16_at(22)),
+                eval: if version == 1 { 0 } else { u64_at(40) },
             },
             first_game: u32_at(24),
             games: u32_at(28),
@@ -349,7 +371,7 @@ impl ChunkHeader {
         if header.payload_len as usize > MAX_PAYLOAD {
             return Err(Damage::HeaderChecksum);
         }
-        Ok(header)
+        Ok((header, len))
     }
 }
 
@@ -470,16 +492,16 @@ fn find_magic(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 fn read_chunk(bytes: &[u8]) -> Result<(ChunkHeader, Vec<GameRecord>, usize), Damage> {
-    if bytes.len() < HEADER_LEN {
+    if bytes.len() < 8 {
         return Err(if bytes.len() >= 4 && bytes[..4] != MAGIC {
             Damage::NoMagic
         } else {
             Damage::Truncated
         });
     }
-    let header = ChunkHeader::decode(bytes)?;
-    let end = HEADER_LEN + header.payload_len as usize;
-    let Some(payload) = bytes.get(HEADER_LEN..end) else {
+    let (header, header_len) = ChunkHeader::decode(bytes)?;
+    let end = header_len + header.payload_len as usize;
+    let Some(payload) = bytes.get(header_len..end) else {
         return Err(Damage::Truncated);
     };
     if crc32fast::hash(payload) != header.payload_crc {

@@ -40,6 +40,10 @@ enum Command {
         /// Output file (resumed if it exists). Default: under the user's cache directory.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// The evaluation both sides play with: `<built-in>`, `<classical>`
+        /// or a net file (a new generation of data from a trained net).
+        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        evalfile: String,
     },
     /// Trains the network evaluation on game data, writing a checkpoint and
     /// the quantised net (`epoch-NNN.nnue`) after every epoch.
@@ -131,18 +135,25 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             shard,
             out,
+            evalfile,
         } => {
             if nodes == 0 {
                 bail!("--nodes must be at least 1");
             }
+            let eval = chariot::nets::Evaluation::from_name(&evalfile)
+                .map_err(|e| anyhow::anyhow!("--evalfile '{evalfile}' refused: {e}"))?;
             let out = match out {
                 Some(p) => p,
                 None => {
                     let dir = cache_dir().join("data");
                     std::fs::create_dir_all(&dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
+                    // Data from a net carries the net's hash in its name.
+                    let by = eval.net.as_ref().map_or(String::new(), |net| {
+                        format!("-net{}", &format!("{:016x}", net.hash())[..12])
+                    });
                     dir.join(format!(
-                        "selfplay-s{seed}-n{nodes}-{}of{}.cxgd",
+                        "selfplay{by}-s{seed}-n{nodes}-{}of{}.cxgd",
                         shard.0, shard.1
                     ))
                 }
@@ -155,6 +166,7 @@ fn run(cli: Cli) -> Result<()> {
                 shard,
                 random_plies: (4, 10),
                 out,
+                net: eval.net.clone(),
             };
             let stop = Arc::new(AtomicBool::new(false));
             let flag = Arc::clone(&stop);
@@ -163,7 +175,11 @@ fn run(cli: Cli) -> Result<()> {
                 flag.store(true, Ordering::Relaxed);
             })
             .context("cannot install the Ctrl-C handler")?;
-            eprintln!("datagen: writing {}", cfg.out.display());
+            eprintln!(
+                "datagen: writing {}, playing with {}",
+                cfg.out.display(),
+                eval.describe()
+            );
             datagen::generate(&cfg, &stop)
         }
         Command::Tune { command } => tune::cli::run(command),

@@ -2,21 +2,25 @@
 //! kind reported (never a panic) with the good chunks kept, determinism for
 //! a seed, disjoint shards, and resuming an interrupted run.
 
+use chariot::nnue::{Network, HIDDEN, INPUTS};
 use chariot::xiangqi::{Move, Position};
 use chariot_tools::datagen::{self, Config};
 use chariot_tools::gamefile::{
     encode_chunk, read_chunks, Damage, Ending, GameRecord, Outcome, RunId, HEADER_LEN, UNSCORED,
+    V1_HEADER_LEN,
 };
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 const RUN: RunId = RunId {
     seed: 7,
     nodes: 100,
     shard: (1, 1),
+    eval: 0x0123_4567_89ab_cdef,
 };
 
 /// A random legal game from the start (or from a position reached by a few
@@ -179,6 +183,7 @@ fn config(out: PathBuf, games: u64, shard: (u16, u16), threads: usize) -> Config
         shard,
         random_plies: (4, 10),
         out,
+        net: None,
     }
 }
 
@@ -237,5 +242,43 @@ fn datagen_is_deterministic_sharded_and_resumable() {
         ..config(torn.clone(), 8, (1, 1), 1)
     };
     assert!(datagen::generate(&other, &stop).is_err());
+    // So is one made by another evaluation: a net's games go to their own
+    // file, whose chunks carry the net's hash.
+    let flat = Arc::new(Network {
+        hidden_weights: vec![0; INPUTS * HIDDEN],
+        hidden_bias: vec![1; HIDDEN],
+        output_weights: vec![1; 2 * HIDDEN],
+        output_bias: 0,
+    });
+    let by_net = |out: PathBuf| Config {
+        net: Some(Arc::clone(&flat)),
+        ..config(out, 2, (1, 1), 1)
+    };
+    assert!(datagen::generate(&by_net(torn.clone()), &stop).is_err());
+    let net_file = dir.join("net.cxgd");
+    datagen::generate(&by_net(net_file.clone()), &stop).unwrap();
+    let chunks = read_chunks(&std::fs::read(&net_file).unwrap()).0;
+    assert_eq!(chunks[0].header.run.eval, flat.hash());
+    assert_eq!(chunks[0].games.len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn version_1_chunks_are_read_as_classical_self_play() {
+    let (v2, games) = random_file(8, 1);
+    // The same chunk as version 1 wrote it: a 44-byte header without the
+    // evaluation, its checksum over bytes 0..40.
+    let mut v1 = v2[..40].to_vec();
+    v1[4..6].copy_from_slice(&1u16.to_le_bytes());
+    v1[6..8].copy_from_slice(&(V1_HEADER_LEN as u16).to_le_bytes());
+    let crc = crc32fast::hash(&v1);
+    v1.extend_from_slice(&crc.to_le_bytes());
+    v1.extend_from_slice(&v2[HEADER_LEN..]);
+    let (chunks, damage) = read_chunks(&[v1.clone(), v2].concat());
+    assert!(damage.is_empty(), "{damage:?}");
+    assert_eq!(chunks.len(), 2);
+    assert_eq!(chunks[0].games, games[0]);
+    assert_eq!(chunks[0].header.run, RunId { eval: 0, ..RUN });
+    assert_eq!(chunks[1].header.run, RUN);
+    assert_eq!(chunks[1].offset, v1.len());
 }

@@ -46,6 +46,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
         shard: (1, 1),
         random_plies: (4, 10),
         out: data.clone(),
+        net: None,
     };
     datagen::generate(&gen, &AtomicBool::new(false)).unwrap();
     let (train_set, valid, report) = dataset::load(&[&data]).unwrap();
