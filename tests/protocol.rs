@@ -21,7 +21,15 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        Engine::start_with(|_| {})
+    }
+
+    /// The engine spawned by a command that `configure` may change (its
+    /// directory, its environment).
+    fn start_with(configure: impl FnOnce(&mut Command)) -> Engine {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_chariot"));
+        configure(&mut command);
+        let mut child = command
             // Only what the engine says by default reaches stderr.
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
@@ -870,6 +878,39 @@ fn the_built_in_book_opens_at_once_and_with_variety() {
             "{before:?}"
         );
     }
+}
+
+#[test]
+fn everything_it_plays_with_is_inside_the_binary() {
+    // Started in an empty directory with no home or cache: the built-in
+    // book answers and the built-in evaluation scores.
+    let empty = std::env::temp_dir().join(format!("chariot-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("scratch directory");
+    let mut e = Engine::start_with(|c| {
+        c.current_dir(&empty)
+            .env_remove("HOME")
+            .env_remove("XDG_CACHE_HOME");
+    });
+    e.send("ucci");
+    e.until(|l| l == "ucciok");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (best, before) = e.bestmove();
+    assert_legal(&best, &Position::startpos());
+    assert!(before[0].contains("book move"), "{before:?}");
+    let start = Position::startpos();
+    let builtin = match chariot::nets::builtin_net() {
+        Some(net) => net.evaluate(&net.refresh(&start), start.side_to_move()),
+        None => chariot::eval::evaluate_fresh(&start),
+    };
+    e.send("setoption usebook false");
+    e.send("go depth 0");
+    assert_eq!(
+        e.until(|l| l == "nobestmove")[0],
+        format!("info depth 0 score {builtin}")
+    );
+    assert_eq!(e.stderr.lock().expect("lock").as_str(), "");
+    let _ = std::fs::remove_dir(&empty);
 }
 
 /// ElephantEye's own book, when `../shared/fixtures/` has it (it is never
