@@ -20,7 +20,8 @@ import os
 import statistics
 import subprocess
 import sys
-import time
+
+from ucci_once import search_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -34,25 +35,17 @@ def bench_nps(engine, evalfile):
 
 def depth_in(engine, evalfile, movetime):
     """Depth of the last complete iteration and nodes in `go movetime`."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    for cmd in ("ucci", "setoption usebook false", f"setoption evalfile {evalfile}",
-                "setoption threads 1", "position startpos", f"go movetime {movetime}"):
-        p.stdin.write(cmd + "\n")
-    p.stdin.flush()
+    lines = search_once(engine, ["ucci", "setoption usebook false",
+                                 f"setoption evalfile {evalfile}", "setoption threads 1",
+                                 "position startpos", f"go movetime {movetime}"],
+                        timeout=movetime / 1000 + 10)
     depth = nodes = 0
-    deadline = time.monotonic() + movetime / 1000 + 10
-    for line in p.stdout:
+    for line in lines:
         words = line.split()
         if words[:1] == ["info"] and "depth" in words and "pv" in words:
             depth = int(words[words.index("depth") + 1])
             if "nodes" in words:
                 nodes = int(words[words.index("nodes") + 1])
-        if words[:1] == ["bestmove"] or time.monotonic() > deadline:
-            break
-    p.stdin.write("quit\n")
-    p.stdin.close()
-    p.wait(timeout=10)
     return depth, nodes
 
 

@@ -20,8 +20,8 @@ Usage: scripts/tactics_clock.py [--engine target/release/chariot] [--ms 1000]
 import argparse
 import os
 import re
-import subprocess
-import sys
+
+from ucci_once import search_once
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MATE = 10000
@@ -43,24 +43,15 @@ def suite():
 
 def solve(engine, fen, go):
     """(best move, last score) of one search in a fresh process."""
-    p = subprocess.Popen(
-        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL, text=True, bufsize=1,
-    )
-    p.stdin.write(f"ucci\nsetoption usemillisec true\nsetoption usebook false\nposition fen {fen}\n{go}\n")
-    p.stdin.flush()
+    lines = search_once(engine, ["ucci", "setoption usemillisec true", "setoption usebook false",
+                                 f"position fen {fen}", go], timeout=120)
     score, best = None, None
-    for line in p.stdout:
+    for line in lines:
         m = re.search(r"\bscore (-?\d+)", line)
         if line.startswith("info") and m and " lowerbound" not in line and " upperbound" not in line:
             score = int(m.group(1))
-        if line.startswith(("bestmove", "nobestmove")):
-            parts = line.split()
-            best = parts[1] if len(parts) > 1 and parts[0] == "bestmove" else None
-            break
-    p.stdin.write("quit\n")
-    p.stdin.flush()
-    p.wait(timeout=10)
+        if line.startswith("bestmove"):
+            best = line.split()[1] if len(line.split()) > 1 else None
     return best, score
 
 
