@@ -78,8 +78,13 @@ enum Command {
         /// Also train on each position's mirror image (left to right),
         /// doubling the training positions; validation stays on the games'
         /// own positions.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "symmetric")]
         mirror: bool,
+        /// Ties the weights of each input to those of its mirror image (left
+        /// to right), so that the net evaluates a position and its mirror
+        /// image alike, at no extra cost per epoch.
+        #[arg(long)]
+        symmetric: bool,
     },
     /// Tunes the classical evaluation's weights (Texel method).
     Tune {
@@ -196,6 +201,7 @@ fn run(cli: Cli) -> Result<()> {
             out,
             resume,
             mirror,
+            symmetric,
         } => {
             if !(1..=4096).contains(&hidden) || batch == 0 || epochs == 0 {
                 bail!("--hidden must be 1..4096, --batch and --epochs at least 1");
@@ -227,6 +233,7 @@ fn run(cli: Cli) -> Result<()> {
                 seed,
                 threads: threads.clamp(1, 1024),
                 out: out.unwrap_or_else(|| cache_dir().join("train")),
+                symmetric,
             };
             train::train(&cfg, &train_set, &valid, resume.as_deref())?;
             eprintln!(

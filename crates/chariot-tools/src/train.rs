@@ -12,7 +12,7 @@
 //! number of parts whose gradients are summed in a fixed order, so training
 //! is deterministic for a seed whatever the number of threads.
 
-use crate::dataset::{black_feature, Dataset, Sample};
+use crate::dataset::{black_feature, mirror_feature, Dataset, Sample};
 use anyhow::{bail, Context, Result};
 use chariot::nnue::{self, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
 use chariot::xiangqi::{Color, Position};
@@ -42,6 +42,10 @@ pub struct Config {
     pub threads: usize,
     /// Where checkpoints and nets go.
     pub out: PathBuf,
+    /// Ties each input's weights to those of its mirror image (the same
+    /// piece on the file mirrored left to right), so that a position and its
+    /// mirror image evaluate alike: half the first layer's free weights.
+    pub symmetric: bool,
 }
 
 /// The network in f32: `hidden` neurons per perspective.
@@ -78,6 +82,19 @@ impl FloatNet {
             };
         }
         FloatNet { hidden, params }
+    }
+
+    /// Copies the weights of each input on files a–e onto its mirror image
+    /// on files i–e (a symmetric net's weights stay tied this way).
+    fn tie_mirrors(&mut self) {
+        let h = self.hidden;
+        for f in 0..INPUTS as u16 {
+            let g = canonical(f);
+            if g != f {
+                let (f, g) = (f as usize * h, g as usize * h);
+                self.params.copy_within(g..g + h, f);
+            }
+        }
     }
 
     fn offsets(&self) -> (usize, usize, usize) {
@@ -209,6 +226,16 @@ impl FloatNet {
     }
 }
 
+/// The input whose weights `f`'s are tied to in a symmetric net: itself on
+/// files a–e, its mirror image on files f–i.
+fn canonical(f: u16) -> u16 {
+    if f % 90 % 9 > 4 {
+        mirror_feature(f)
+    } else {
+        f
+    }
+}
+
 fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -257,9 +284,10 @@ fn accumulate(
     net: &FloatNet,
     data: &Dataset,
     samples: &[usize],
-    lambda: f32,
+    cfg: &Config,
     grad: &mut [f32],
 ) -> f64 {
+    let lambda = cfg.lambda;
     let h = net.hidden;
     let (w1_end, b1_end, w2_end) = net.offsets();
     let mut us = vec![0.0f32; h];
@@ -305,6 +333,8 @@ fn accumulate(
         };
         for (feats, d) in [(&f_us, &d_us), (&f_them, &d_them)] {
             for &f in feats {
+                // A tied weight learns from both of its inputs.
+                let f = if cfg.symmetric { canonical(f) } else { f };
                 let col = &mut grad[f as usize * h..(f as usize + 1) * h];
                 for (c, dv) in col.iter_mut().zip(d.iter()) {
                     *c += dv;
@@ -395,7 +425,10 @@ pub fn train(
             (net, adam, epoch)
         }
         None => {
-            let net = FloatNet::random(cfg.hidden, cfg.seed);
+            let mut net = FloatNet::random(cfg.hidden, cfg.seed);
+            if cfg.symmetric {
+                net.tie_mirrors();
+            }
             let n = net.params.len();
             (net, Adam::new(n), 0)
         }
@@ -439,7 +472,7 @@ pub fn train(
                                     let part = t * per_thread + k;
                                     let lo = (part * per).min(batch.len());
                                     let hi = ((part + 1) * per).min(batch.len());
-                                    accumulate(net_ref, data, &batch[lo..hi], cfg.lambda, g)
+                                    accumulate(net_ref, data, &batch[lo..hi], cfg, g)
                                 })
                                 .collect::<Vec<f64>>()
                         })
@@ -456,6 +489,9 @@ pub fn train(
                 *g = parts_grad.iter().map(|p| p[i]).sum::<f32>() * scale;
             }
             adam.step(&mut net.params, &grad, lr);
+            if cfg.symmetric {
+                net.tie_mirrors();
+            }
             bar.inc(batch.len() as u64);
         }
         bar.finish_and_clear();

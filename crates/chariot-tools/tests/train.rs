@@ -31,6 +31,7 @@ fn config(out: PathBuf, epochs: usize, threads: usize) -> Config {
         seed: 5,
         threads,
         out,
+        symmetric: false,
     }
 }
 
@@ -85,5 +86,52 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
         "quantised and float nets differ by {worst} cp"
     );
     eprintln!("largest quantisation difference: {worst:.2} cp");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_symmetric_net_evaluates_mirror_images_alike() {
+    let dir = scratch("sym");
+    let data = dir.join("games.cxgd");
+    let gen = GenConfig {
+        games: 12,
+        nodes: 60,
+        seed: 4,
+        threads: 2,
+        shard: (1, 1),
+        random_plies: (4, 10),
+        out: data.clone(),
+        net: None,
+    };
+    datagen::generate(&gen, &AtomicBool::new(false)).unwrap();
+    let (train_set, _, _) = dataset::load(&[&data]).unwrap();
+    let cfg = Config {
+        symmetric: true,
+        ..config(dir.join("s"), 2, 2)
+    };
+    let net = train::train(&cfg, &train_set, &train_set, None).unwrap();
+    let untrained = train::FloatNet::random(HIDDEN, 5);
+    assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
+    let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
+    let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+    let quantised = |p: &Position| q.evaluate(&q.refresh(p), p.side_to_move());
+    let mut pos = Position::startpos();
+    let mut lopsided = 0;
+    for i in 0..150 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mirrored = pos.file_mirrored();
+        let (a, b) = (net.evaluate(&pos), net.evaluate(&mirrored));
+        assert!((a - b).abs() < 0.01, "{a} against {b} for {pos:?}");
+        assert_eq!(quantised(&pos), quantised(&mirrored), "{pos:?}");
+        lopsided += usize::from(mirrored != pos);
+        pos.make_move(moves[(i * 5) % moves.len()]);
+    }
+    assert!(
+        lopsided > 100,
+        "the playout was too symmetric to test anything"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
