@@ -16,10 +16,13 @@ use crate::nnue::{Network, FILE_LEN};
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
+/// The built-in network's file under `nets/`, named after the first 12 hex
+/// digits of its hash (a test checks the name).
+pub const BUILTIN_NET_FILE: &str = "chariot-42646149caf5.nnue";
+
 /// The built-in network, compiled into the engine and used unless
-/// `evalfile` says otherwise. None yet: until the first net is proven
-/// stronger, the classical evaluation is the default.
-pub const BUILTIN_NET: Option<&[u8]> = None;
+/// `evalfile` says otherwise.
+pub const BUILTIN_NET: Option<&[u8]> = Some(include_bytes!("../nets/chariot-42646149caf5.nnue"));
 
 /// The name the built-in evaluation goes by (the option's default value).
 pub const BUILTIN_NAME: &str = "<built-in>";

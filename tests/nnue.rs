@@ -166,3 +166,39 @@ fn the_vector_kernels_equal_the_portable_ones() {
         assert_eq!(x, y);
     }
 }
+
+#[test]
+fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("nets/ holds the built-in net") {
+        let path = entry.expect("a directory entry").path();
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .to_string();
+        let bytes = std::fs::read(&path).expect("readable");
+        let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let hash = format!("{:016x}", net.hash());
+        assert_eq!(name, format!("chariot-{}.nnue", &hash[..12]), "{name}");
+        names.push(name);
+    }
+    assert!(
+        names.contains(&chariot::nets::BUILTIN_NET_FILE.to_string()),
+        "{names:?}"
+    );
+    let builtin = chariot::nets::builtin_net().expect("the built-in net reads");
+    let file = std::fs::read(dir.join(chariot::nets::BUILTIN_NET_FILE)).expect("readable");
+    assert_eq!(builtin.to_bytes(), file);
+    // It knows the game: a rook up is a won position for the side with it,
+    // and the start is level (within a pawn).
+    let start = Position::startpos();
+    let level = builtin.evaluate(&builtin.refresh(&start), Color::Red);
+    assert!(level.abs() < 100, "{level}");
+    let rook_up =
+        Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+            .expect("a legal position");
+    let up = builtin.evaluate(&builtin.refresh(&rook_up), Color::Red);
+    assert!(up > 300, "{up}");
+}

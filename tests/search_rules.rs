@@ -126,7 +126,7 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     // ones a few plies deeper, where their cuts no longer hide it.
     let pos = play(MATE_IN_3, "");
     for (name, cuts) in levels() {
-        let depth = if cuts == Selectivity::NONE { 5 } else { 9 };
+        let depth = if cuts == Selectivity::NONE { 5 } else { 11 };
         let out = search_cut(&pos, depth, cuts);
         assert_eq!(mate_plies(out.score), Some(5), "pruning {name}: {out:?}");
     }

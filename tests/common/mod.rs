@@ -14,9 +14,9 @@ use std::sync::Arc;
 use std::time::Instant;
 use xiangqi::Position;
 
-/// Searches `pos` as the engine does for one `go`: one thread, fresh 16 MB
-/// tables, no time limit unless `limits` sets one, on a thread with the
-/// engine's search stack.
+/// Searches `pos` as the engine does for one `go`: the built-in evaluation,
+/// one thread, fresh 16 MB tables, no time limit unless `limits` sets one,
+/// on a thread with the engine's search stack.
 pub fn search_with(pos: &Position, limits: Limits) -> Outcome {
     search_styled(pos, limits, Selectivity::FULL, Knowledge::Full)
 }
@@ -38,7 +38,9 @@ pub fn search_styled(
         seed: 0,
         threads: 1,
         tables: Arc::new(Tables::new(16)),
-        net: None,
+        // Lighter knowledge is the classical evaluation's (the search drops
+        // the net for it).
+        net: chariot::nets::builtin_net(),
         selectivity,
         knowledge,
     };
