@@ -35,14 +35,13 @@ fn config(out: PathBuf, epochs: usize, threads: usize) -> Config {
     }
 }
 
-#[test]
-fn training_is_deterministic_resumable_and_quantises_faithfully() {
-    let dir = scratch("all");
+/// `games` games of classical self-play at 60 nodes a move, in `dir`.
+fn self_play(dir: &std::path::Path, games: u64, seed: u64) -> PathBuf {
     let data = dir.join("games.cxgd");
     let gen = GenConfig {
-        games: 24,
+        games,
         nodes: 60,
-        seed: 9,
+        seed,
         threads: 2,
         shard: (1, 1),
         random_plies: (4, 10),
@@ -50,6 +49,13 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
         net: None,
     };
     datagen::generate(&gen, &AtomicBool::new(false)).unwrap();
+    data
+}
+
+#[test]
+fn training_is_deterministic_resumable_and_quantises_faithfully() {
+    let dir = scratch("all");
+    let data = self_play(&dir, 24, 9);
     let (train_set, valid, report) = dataset::load(&[&data]).unwrap();
     assert_eq!(report.games, 24);
     assert!(train_set.len() > 500 && !valid.is_empty());
@@ -92,18 +98,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
 #[test]
 fn a_symmetric_net_evaluates_mirror_images_alike() {
     let dir = scratch("sym");
-    let data = dir.join("games.cxgd");
-    let gen = GenConfig {
-        games: 12,
-        nodes: 60,
-        seed: 4,
-        threads: 2,
-        shard: (1, 1),
-        random_plies: (4, 10),
-        out: data.clone(),
-        net: None,
-    };
-    datagen::generate(&gen, &AtomicBool::new(false)).unwrap();
+    let data = self_play(&dir, 12, 4);
     let (train_set, _, _) = dataset::load(&[&data]).unwrap();
     let cfg = Config {
         symmetric: true,
