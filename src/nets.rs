@@ -5,8 +5,9 @@
 //! among evaluations, as the `evalfile` option, `chariot bench --evalfile`
 //! and the tools' `--evalfile` name them:
 //!
-//! - `<built-in>` (or nothing): the net compiled into the engine
-//!   ([`BUILTIN_NET`]), or the classical evaluation when there is none;
+//! - `<built-in>` (or nothing, or `<empty>`): the net compiled into the
+//!   engine ([`BUILTIN_NET`]), or the classical evaluation should it not
+//!   read;
 //! - `<classical>`: the classical evaluation, for comparing and for
 //!   matches against it;
 //! - anything else: the path of a net file, checked by magic, size, shape
@@ -16,13 +17,21 @@ use crate::nnue::{Network, FILE_LEN};
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
-/// The built-in network's file under `nets/`, named after the first 12 hex
-/// digits of its hash (a test checks the name).
-pub const BUILTIN_NET_FILE: &str = "chariot-42646149caf5.nnue";
+/// The built-in network's file under `nets/`, named after its hash
+/// ([`Network::short_hash`]; a test checks the name). A macro, so that
+/// `include_bytes!` and [`BUILTIN_NET_FILE`] share the one literal.
+macro_rules! builtin_net_file {
+    () => {
+        "chariot-42646149caf5.nnue"
+    };
+}
+
+/// The built-in network's file name under `nets/`.
+pub const BUILTIN_NET_FILE: &str = builtin_net_file!();
 
 /// The built-in network, compiled into the engine and used unless
 /// `evalfile` says otherwise.
-pub const BUILTIN_NET: Option<&[u8]> = Some(include_bytes!("../nets/chariot-42646149caf5.nnue"));
+pub const BUILTIN_NET: &[u8] = include_bytes!(concat!("../nets/", builtin_net_file!()));
 
 /// The name the built-in evaluation goes by (the option's default value).
 pub const BUILTIN_NAME: &str = "<built-in>";
@@ -33,14 +42,11 @@ pub const CLASSICAL_NAME: &str = "<classical>";
 /// not, the engine says so and plays with the classical evaluation).
 pub fn builtin_net() -> Option<Arc<Network>> {
     static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
-    NET.get_or_init(|| {
-        let bytes = BUILTIN_NET?;
-        match Network::from_bytes(bytes) {
-            Ok(net) => Some(Arc::new(net)),
-            Err(e) => {
-                log::error!("the built-in net does not read ({e}); using the classical evaluation");
-                None
-            }
+    NET.get_or_init(|| match Network::from_bytes(BUILTIN_NET) {
+        Ok(net) => Some(Arc::new(net)),
+        Err(e) => {
+            log::error!("the built-in net does not read ({e}); using the classical evaluation");
+            None
         }
     })
     .clone()

@@ -241,9 +241,15 @@ impl Network {
         b
     }
 
-    /// The net's hash, as its file name shows it.
+    /// The net's hash (the file's last 8 bytes).
     pub fn hash(&self) -> u64 {
         fnv1a(&self.to_bytes()[..FILE_LEN - 8])
+    }
+
+    /// The first 12 hex digits of the hash, as file names show it
+    /// (`nets/chariot-<short hash>.nnue`).
+    pub fn short_hash(&self) -> String {
+        format!("{:016x}", self.hash())[..12].to_string()
     }
 
     #[inline(always)]

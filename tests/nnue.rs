@@ -180,8 +180,7 @@ fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
             .to_string();
         let bytes = std::fs::read(&path).expect("readable");
         let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let hash = format!("{:016x}", net.hash());
-        assert_eq!(name, format!("chariot-{}.nnue", &hash[..12]), "{name}");
+        assert_eq!(name, format!("chariot-{}.nnue", net.short_hash()), "{name}");
         names.push(name);
     }
     assert!(

@@ -18,7 +18,7 @@ pub mod options;
 mod reader;
 
 use crate::engine::{self, BestMove, Engine, GoRequest, Output};
-use crate::nets::{Evaluation, BUILTIN_NAME};
+use crate::nets::Evaluation;
 use crate::search::tt::Bound;
 use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
 use command::{Command, Dialect, GoParams, ParseError, PositionSpec};
@@ -386,19 +386,12 @@ impl Controller {
                 log::info!("evaluation: {}", eval.describe());
                 self.engine.set_evaluation(eval);
             }
-            Err(e) => {
-                self.error(&format!(
-                    "option evalfile '{name}' refused: {e}; the evaluation in use stays"
-                ));
-                // The option shows what is really in use.
-                let source = &self.engine.evaluation().source;
-                self.options.evalfile = if source == BUILTIN_NAME {
-                    String::new()
-                } else {
-                    source.clone()
-                };
-            }
+            Err(e) => self.error(&format!(
+                "option evalfile '{name}' refused: {e}; the evaluation in use stays"
+            )),
         }
+        // The option shows what is really in use, by its canonical name.
+        self.options.evalfile = self.engine.evaluation().source.clone();
     }
 
     /// Loads the books of the `bookfiles` list, each file at once, in

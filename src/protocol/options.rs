@@ -65,8 +65,9 @@ pub struct Options {
     /// Always the heaviest book move instead of a weighted random pick.
     pub bestbookmove: bool,
     pub bookfiles: String,
-    /// A network file to evaluate with, `<classical>`, or empty for the
-    /// built-in evaluation.
+    /// The evaluation: `<built-in>`, `<classical>` or a net file (what
+    /// `nets::Evaluation::from_name` takes; after it is applied, the
+    /// source of the evaluation in use).
     pub evalfile: String,
     pub randomness: Randomness,
     pub multipv: u64,
@@ -92,7 +93,7 @@ impl Default for Options {
             usebook: true,
             bestbookmove: false,
             bookfiles: String::new(),
-            evalfile: String::new(),
+            evalfile: crate::nets::BUILTIN_NAME.to_string(),
             randomness: Randomness::None,
             multipv: 1,
             move_overhead_ms: 30,
@@ -353,7 +354,6 @@ impl Options {
             Id::BestBookMove => self.bestbookmove.to_string(),
             Id::BookFiles if self.bookfiles.is_empty() => "<empty>".to_string(),
             Id::BookFiles => self.bookfiles.clone(),
-            Id::EvalFile if self.evalfile.is_empty() => crate::nets::BUILTIN_NAME.to_string(),
             Id::EvalFile => self.evalfile.clone(),
             Id::Randomness => RANDOMNESS
                 .iter()
@@ -481,12 +481,7 @@ impl Options {
                 Effect::BookFiles
             }
             Id::EvalFile => {
-                let v = value.trim();
-                self.evalfile = if matches!(v, crate::nets::BUILTIN_NAME | "<empty>" | "") {
-                    String::new()
-                } else {
-                    v.to_string()
-                };
+                self.evalfile = value.trim().to_string();
                 Effect::EvalFile
             }
             Id::Promotion => {

@@ -154,9 +154,10 @@ fn run(cli: Cli) -> Result<()> {
                     std::fs::create_dir_all(&dir)
                         .with_context(|| format!("cannot create {}", dir.display()))?;
                     // Data from a net carries the net's hash in its name.
-                    let by = eval.net.as_ref().map_or(String::new(), |net| {
-                        format!("-net{}", &format!("{:016x}", net.hash())[..12])
-                    });
+                    let by = eval
+                        .net
+                        .as_ref()
+                        .map_or(String::new(), |net| format!("-net{}", net.short_hash()));
                     dir.join(format!(
                         "selfplay{by}-s{seed}-n{nodes}-{}of{}.cxgd",
                         shard.0, shard.1
