@@ -2,8 +2,9 @@
 //!
 //! The library holds everything; the `chariot` binary is a thin front end.
 
-// One measured exception, with its SAFETY argument and test: the hash
-// table's zeroed allocation (search/tt.rs).
+// Measured exceptions, each with its SAFETY argument and a test: the hash
+// table's zeroed allocation and its prefetch (search/tt.rs), and the AVX2
+// kernels of the network evaluation (nnue.rs).
 #![deny(unsafe_code)]
 
 pub mod bench;

@@ -200,6 +200,7 @@ impl<'a> Searcher<'a> {
         self.stack[ply].mv = m;
         self.stack[ply].piece = self.pos.piece_at(m.from());
         self.pos.make_move(m);
+        self.tt.prefetch(self.pos.key());
         if let Some(change) = self.pos.last_change() {
             match &self.net {
                 Some(net) => {
