@@ -33,8 +33,17 @@ use xiangqi::{Color, MoveChange, Piece, Position, Square};
 
 /// Inputs per perspective: 2 sides × 7 kinds × 90 squares.
 pub const INPUTS: usize = 2 * 7 * 90;
-/// Hidden neurons per perspective.
-pub const HIDDEN: usize = 256;
+/// Hidden neurons per perspective: 256, or 128 or 512 in the builds that
+/// measure the width (features `hidden-128`, `hidden-512`).
+pub const HIDDEN: usize = if cfg!(feature = "hidden-128") {
+    128
+} else if cfg!(feature = "hidden-512") {
+    512
+} else {
+    256
+};
+#[cfg(all(feature = "hidden-128", feature = "hidden-512"))]
+compile_error!("choose one of the features hidden-128 and hidden-512");
 /// Quantisation of the hidden layer (its activation clips at `QA`).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -387,24 +396,33 @@ pub mod kernels {
         }
     }
 
+    /// Neurons summed in i32 before the sum is widened to i64.
+    const BLOCK: usize = if HIDDEN < 256 { HIDDEN } else { 256 };
+
     /// Σ screlu(sum) × weight over one perspective, where screlu(x) =
     /// clamp(x, 0, QA)², in units of QA² × QB. Written the way vector units
     /// like it: c·w in i16 (at most 255 × 127, so it fits), then times c
-    /// into i32 (a multiply-add). The i32 sum cannot overflow: HIDDEN terms
-    /// of at most 255² × 127 stay below 2³¹ (a test below checks HIDDEN).
+    /// into i32 (a multiply-add). An i32 sum cannot overflow over `BLOCK`
+    /// terms of at most 255² × 127, which stay below 2³¹ (checked below at
+    /// compile time); wider layers add their blocks' sums in i64.
     #[inline(always)]
     pub fn screlu_dot_portable(sums: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
-        let mut sum = 0i32;
-        for i in 0..HIDDEN {
-            let c = sums[i].clamp(0, QA as i16);
-            let t = c.wrapping_mul(weights[i]);
-            sum = sum.wrapping_add(i32::from(t) * i32::from(c));
+        let mut total = 0i64;
+        for (sums, weights) in sums.chunks_exact(BLOCK).zip(weights.chunks_exact(BLOCK)) {
+            let mut sum = 0i32;
+            for i in 0..BLOCK {
+                let c = sums[i].clamp(0, QA as i16);
+                let t = c.wrapping_mul(weights[i]);
+                sum = sum.wrapping_add(i32::from(t) * i32::from(c));
+            }
+            total += i64::from(sum);
         }
-        i64::from(sum)
+        total
     }
 
     const _: () = assert!(
-        (HIDDEN as i64) * (QA as i64) * (QA as i64) * (super::MAX_OUTPUT_WEIGHT as i64)
+        (BLOCK as i64) * (QA as i64) * (QA as i64) * (super::MAX_OUTPUT_WEIGHT as i64)
             < i32::MAX as i64
     );
+    const _: () = assert!(HIDDEN.is_multiple_of(BLOCK) && BLOCK.is_multiple_of(16));
 }

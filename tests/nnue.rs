@@ -58,10 +58,11 @@ fn corrupt_net_files_are_refused_with_a_reason() {
     ));
     // A well-formed file of another shape.
     let mut other = bytes.clone();
-    other[10..12].copy_from_slice(&512u16.to_le_bytes());
+    let wider = 2 * HIDDEN as u16;
+    other[10..12].copy_from_slice(&wider.to_le_bytes());
     assert!(matches!(
         Network::from_bytes(&other),
-        Err(NetError::Shape { hidden: 512, .. })
+        Err(NetError::Shape { hidden, .. }) if hidden == wider
     ));
     // Output weights out of range, with a valid hash.
     let mut wild = random_net(4);
@@ -167,6 +168,8 @@ fn the_vector_kernels_equal_the_portable_ones() {
     }
 }
 
+// The committed nets are 256 wide: builds of another width cannot read them.
+#[cfg(not(any(feature = "hidden-128", feature = "hidden-512")))]
 #[test]
 fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
