@@ -119,7 +119,10 @@ pub struct Cli {
     pub draw: Option<Vec<String>>,
 
     /// SPRT of the first engine against the second: elo0=E0 elo1=E1
-    /// [alpha=0.05] [beta=0.05] [model=penta|tri]. Stops when it decides.
+    /// [alpha=0.05] [beta=0.05] [model=penta|tri] [stop=true|false]. Stops
+    /// when it decides, unless stop=false: then all --games are played and
+    /// the report gives the decision, the game it came at, and the LLR of
+    /// all the games.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     pub sprt: Option<Vec<String>>,
 
@@ -151,6 +154,9 @@ pub struct MatchConfig {
     pub shuffle: Option<u64>,
     pub game: GameConfig,
     pub sprt: Option<Sprt>,
+    /// Whether the match ends when the SPRT decides (`--sprt … stop=false`
+    /// plays all the games).
+    pub sprt_stops: bool,
     pub concurrency: usize,
     pub pgn: PathBuf,
     pub event: String,
@@ -225,11 +231,21 @@ fn parse_draw(words: &[String]) -> Result<DrawRule, String> {
     Ok(rule)
 }
 
-fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
+/// The SPRT and whether it stops the match.
+fn parse_sprt(words: &[String]) -> Result<(Sprt, bool), String> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     let mut model = SprtModel::Pentanomial;
-    for (k, v) in key_values("--sprt", words, &["elo0", "elo1", "alpha", "beta", "model"])? {
+    let mut stops = true;
+    let keys = ["elo0", "elo1", "alpha", "beta", "model", "stop"];
+    for (k, v) in key_values("--sprt", words, &keys)? {
         match k {
+            "stop" => {
+                stops = match v {
+                    "true" | "yes" => true,
+                    "false" | "no" => false,
+                    _ => return Err(format!("--sprt: stop={v}: expected true or false")),
+                }
+            }
             "elo0" => elo0 = Some(number::<f64>("--sprt", k, v)?),
             "elo1" => elo1 = Some(number::<f64>("--sprt", k, v)?),
             "alpha" => alpha = number("--sprt", k, v)?,
@@ -246,7 +262,8 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, String> {
     let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
         return Err("--sprt needs elo0=… and elo1=…".to_string());
     };
-    Sprt::new(elo0, elo1, alpha, beta, model).map_err(|e| format!("--sprt: {e}"))
+    let sprt = Sprt::new(elo0, elo1, alpha, beta, model).map_err(|e| format!("--sprt: {e}"))?;
+    Ok((sprt, stops))
 }
 
 fn seconds(what: &str, s: f64) -> Result<Duration, String> {
@@ -307,7 +324,13 @@ impl Cli {
             (_, _, _, Some(n)) => TimeControl::Nodes(n),
             _ => return Err("give one of --tc, --st, --depth or --nodes".to_string()),
         };
-        let sprt = self.sprt.as_deref().map(parse_sprt).transpose()?;
+        let (sprt, sprt_stops) = match self.sprt.as_deref().map(parse_sprt).transpose()? {
+            Some((sprt, stops)) => (Some(sprt), stops),
+            None => (None, true),
+        };
+        if !sprt_stops && self.games.is_none() {
+            return Err("--sprt … stop=false plays every game: give --games".to_string());
+        }
         if sprt.is_some() && engines.len() != 2 {
             return Err(format!(
                 "--sprt compares exactly two engines ({} given)",
@@ -352,6 +375,7 @@ impl Cli {
             shuffle,
             game,
             sprt,
+            sprt_stops,
             concurrency: usize::from(self.concurrency),
             pgn: self.pgn,
             event: self.event,

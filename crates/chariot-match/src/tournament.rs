@@ -314,11 +314,13 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
                 message.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
                 let state = sprt.state(llr);
                 if state != SprtState::Continue && sprt_result.is_none() {
-                    sprt_result = Some((state, llr));
-                    if outcome == Outcome::Completed {
-                        outcome = Outcome::SprtDecided;
+                    sprt_result = Some((state, llr, tally.done));
+                    if cfg.sprt_stops {
+                        if outcome == Outcome::Completed {
+                            outcome = Outcome::SprtDecided;
+                        }
+                        stop.store(true, Ordering::SeqCst);
                     }
-                    stop.store(true, Ordering::SeqCst);
                 }
             }
             progress.update(tally.done, message);
@@ -352,12 +354,20 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     if let Some(sprt) = cfg.sprt {
         let llr = sprt.llr_of(&tally.first, &tally.penta);
         let (lo, hi) = sprt.bounds();
-        let verdict = match sprt_result.map(|(s, _)| s).unwrap_or(sprt.state(llr)) {
+        let all_games = llr;
+        let verdict = match sprt_result.map(|(s, _, _)| s).unwrap_or(sprt.state(llr)) {
             SprtState::AcceptH1 => "H1 accepted",
             SprtState::AcceptH0 => "H0 accepted",
             SprtState::Continue => "no decision yet",
         };
-        let llr = sprt_result.map_or(llr, |(_, l)| l);
+        let llr = sprt_result.map_or(llr, |(_, l, _)| l);
+        let mut verdict = verdict.to_string();
+        if let (false, Some((_, _, at))) = (cfg.sprt_stops, sprt_result) {
+            verdict.push_str(&format!(
+                " after {at} games; all {} games: LLR {all_games:.3}",
+                tally.done
+            ));
+        }
         report::say(&format!(
             "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {llr:.3}, bounds [{lo:.3}, {hi:.3}]: {verdict}",
             match sprt.model {

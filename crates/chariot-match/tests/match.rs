@@ -709,6 +709,61 @@ fn time_forfeits_after_stop_and_grace() {
 }
 
 #[test]
+fn sprt_with_stop_false_plays_every_game_and_says_when_it_decided() {
+    let _serial = serial();
+    let dir = scratch("sprt-all");
+    let openings = startpos_openings(&dir);
+    let illegal = fake_engine(&dir, "illegal", "echo 'bestmove e0e5'", ":");
+    let engine = format!("cmd={}", chariot());
+    let args = |games: Option<&'static str>| {
+        let mut a = vec![
+            "--engine".to_string(),
+            engine.clone(),
+            "name=new".into(),
+            "--engine".into(),
+            format!("cmd={illegal}"),
+            "name=old".into(),
+            "--depth".into(),
+            "1".into(),
+            "--openings".into(),
+            openings.clone(),
+            "--sprt".into(),
+            "elo0=0".into(),
+            "elo1=400".into(),
+            "stop=false".into(),
+        ];
+        if let Some(g) = games {
+            a.extend(["--games".to_string(), g.to_string()]);
+        }
+        a
+    };
+    let owned = args(Some("14"));
+    let run = run_match(&dir, &owned.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // As in the test below, the fifth pair decides (LLR 2.989); the match
+    // goes on to seven pairs, 7 × 0.5978 = 4.185.
+    assert!(
+        run.stdout.contains("Match finished: 14 games"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(
+            "LLR 2.989, bounds [-2.944, 2.944]: H1 accepted after 10 games; all 14 games: LLR 4.185"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(parse_pgn(&run.pgn).len(), 14);
+    // Every game, with no number of games given, would be 100,000 of them.
+    let owned = args(None);
+    let run = run_match(&dir, &owned.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stderr.contains("give --games"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn sprt_stops_as_soon_as_it_decides() {
     let _serial = serial();
     let dir = scratch("sprt");
