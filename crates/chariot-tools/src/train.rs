@@ -436,6 +436,9 @@ pub fn train(
     let n = net.params.len();
     let mut parts_grad: Vec<Vec<f32>> = vec![vec![0.0; n]; PARTS];
     let mut grad = vec![0.0f32; n];
+    // The epoch of the lowest validation loss so far in this run: with few
+    // games the net overfits, and that epoch's net is the one to play.
+    let mut best: Option<(f64, usize)> = None;
     for epoch in first_epoch..cfg.epochs {
         let lr = epoch_lr(cfg, epoch);
         let mut order: Vec<usize> = (0..data.len()).collect();
@@ -504,6 +507,9 @@ pub fn train(
             cfg.epochs,
             data.len() as f64 / secs
         );
+        if best.is_none_or(|(loss, _)| valid_loss < loss) {
+            best = Some((valid_loss, epoch + 1));
+        }
         let ck = cfg.out.join(format!("checkpoint-{:03}.ck", epoch + 1));
         std::fs::write(&ck, net.checkpoint_bytes(&adam, epoch + 1))
             .with_context(|| format!("cannot write {}", ck.display()))?;
@@ -513,6 +519,11 @@ pub fn train(
             std::fs::write(&path, q.to_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
+    }
+    if let Some((loss, epoch)) = best {
+        eprintln!(
+            "train: lowest validation loss {loss:.6}, after epoch {epoch} (epoch-{epoch:03}.nnue)"
+        );
     }
     Ok(net)
 }
