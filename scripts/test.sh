@@ -27,6 +27,9 @@ cargo test --quiet --workspace
 step "cargo test --workspace --release"
 cargo test --quiet --workspace --release -- --skip tactics_suite
 
+step "the network at another width (hidden-512: two blocks in the output sum)"
+cargo test --quiet --release -p chariot --features hidden-512 --test nnue
+
 step "tactics suite (prints how many positions the search solves)"
 cargo test --quiet --release --test tactics -- --nocapture tactics_suite
 

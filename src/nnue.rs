@@ -209,7 +209,10 @@ impl Network {
             bytes[body - 2],
             bytes[body - 1],
         ]);
-        if output_weights.iter().any(|w| w.abs() > MAX_OUTPUT_WEIGHT) {
+        if output_weights
+            .iter()
+            .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
             return Err(NetError::Range);
         }
         Ok(Network {

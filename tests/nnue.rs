@@ -66,8 +66,10 @@ fn corrupt_net_files_are_refused_with_a_reason() {
     ));
     // Output weights out of range, with a valid hash.
     let mut wild = random_net(4);
-    wild.output_weights[7] = 1000;
-    assert_eq!(Network::from_bytes(&wild.to_bytes()), Err(NetError::Range));
+    for w in [1000, -128, i16::MIN] {
+        wild.output_weights[7] = w;
+        assert_eq!(Network::from_bytes(&wild.to_bytes()), Err(NetError::Range));
+    }
 }
 
 proptest! {
@@ -153,10 +155,15 @@ fn the_vector_kernels_equal_the_portable_ones() {
             sums
         };
         let weights = if round % 8 == 0 { [w; HIDDEN] } else { weights };
-        assert_eq!(
-            kernels::screlu_dot(&sums, &weights),
-            kernels::screlu_dot_portable(&sums, &weights)
-        );
+        // Both builds come from one source, so check them against plain
+        // i64 arithmetic too: the blocked i32 sums must not wrap.
+        let exact: i64 = sums
+            .iter()
+            .zip(&weights)
+            .map(|(&s, &w)| i64::from(s.clamp(0, nnue::QA as i16)).pow(2) * i64::from(w))
+            .sum();
+        assert_eq!(kernels::screlu_dot_portable(&sums, &weights), exact);
+        assert_eq!(kernels::screlu_dot(&sums, &weights), exact);
         let (a, b, c) = (arr(lo, hi), arr(lo, hi), arr(lo, hi));
         let (mut x, mut y) = (sums, sums);
         kernels::sub_add(&mut x, &a, &b);

@@ -507,7 +507,7 @@ pub fn train(
             cfg.epochs,
             data.len() as f64 / secs
         );
-        if best.is_none_or(|(loss, _)| valid_loss < loss) {
+        if valid_loss.is_finite() && best.is_none_or(|(loss, _)| valid_loss < loss) {
             best = Some((valid_loss, epoch + 1));
         }
         let ck = cfg.out.join(format!("checkpoint-{:03}.ck", epoch + 1));
@@ -521,9 +521,12 @@ pub fn train(
         }
     }
     if let Some((loss, epoch)) = best {
-        eprintln!(
-            "train: lowest validation loss {loss:.6}, after epoch {epoch} (epoch-{epoch:03}.nnue)"
-        );
+        let file = if net.hidden == nnue::HIDDEN {
+            format!("epoch-{epoch:03}.nnue")
+        } else {
+            format!("checkpoint-{epoch:03}.ck")
+        };
+        eprintln!("train: lowest validation loss {loss:.6}, after epoch {epoch} ({file})");
     }
     Ok(net)
 }
