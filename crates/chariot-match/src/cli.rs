@@ -187,6 +187,14 @@ fn number<T: std::str::FromStr>(what: &str, key: &str, v: &str) -> Result<T, Str
         .map_err(|_| format!("{what}: {key}={v} is not a valid number"))
 }
 
+fn boolean(what: &str, key: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "true" | "on" | "1" => Ok(true),
+        "false" | "off" | "0" => Ok(false),
+        _ => Err(format!("{what}: {key}={v}: expected true or false")),
+    }
+}
+
 fn parse_resign(words: &[String]) -> Result<ResignRule, String> {
     let mut rule = ResignRule {
         movecount: 0,
@@ -197,13 +205,7 @@ fn parse_resign(words: &[String]) -> Result<ResignRule, String> {
         match k {
             "movecount" => rule.movecount = number("--resign", k, v)?,
             "score" => rule.score = number("--resign", k, v)?,
-            _ => {
-                rule.twosided = match v {
-                    "true" | "on" | "1" => true,
-                    "false" | "off" | "0" => false,
-                    _ => return Err(format!("--resign: twosided={v}: expected true or false")),
-                }
-            }
+            _ => rule.twosided = boolean("--resign", k, v)?,
         }
     }
     if rule.movecount == 0 || rule.score <= 0 {
@@ -239,13 +241,7 @@ fn parse_sprt(words: &[String]) -> Result<(Sprt, bool), String> {
     let keys = ["elo0", "elo1", "alpha", "beta", "model", "stop"];
     for (k, v) in key_values("--sprt", words, &keys)? {
         match k {
-            "stop" => {
-                stops = match v {
-                    "true" | "yes" => true,
-                    "false" | "no" => false,
-                    _ => return Err(format!("--sprt: stop={v}: expected true or false")),
-                }
-            }
+            "stop" => stops = boolean("--sprt", k, v)?,
             "elo0" => elo0 = Some(number::<f64>("--sprt", k, v)?),
             "elo1" => elo1 = Some(number::<f64>("--sprt", k, v)?),
             "alpha" => alpha = number("--sprt", k, v)?,
@@ -324,10 +320,9 @@ impl Cli {
             (_, _, _, Some(n)) => TimeControl::Nodes(n),
             _ => return Err("give one of --tc, --st, --depth or --nodes".to_string()),
         };
-        let (sprt, sprt_stops) = match self.sprt.as_deref().map(parse_sprt).transpose()? {
-            Some((sprt, stops)) => (Some(sprt), stops),
-            None => (None, true),
-        };
+        let parsed = self.sprt.as_deref().map(parse_sprt).transpose()?;
+        let sprt = parsed.map(|(sprt, _)| sprt);
+        let sprt_stops = parsed.is_none_or(|(_, stops)| stops);
         if !sprt_stops && self.games.is_none() {
             return Err("--sprt … stop=false plays every game: give --games".to_string());
         }
@@ -486,6 +481,14 @@ mod tests {
                 "elo0 < elo1",
             ),
             ("-e cmd=a -e cmd=b --tc 1 --sprt elo1=5", "needs elo0"),
+            (
+                "-e cmd=a -e cmd=b --tc 1 --sprt elo0=0 elo1=5 stop=false",
+                "give --games",
+            ),
+            (
+                "-e cmd=a -e cmd=b --tc 1 --sprt elo0=0 elo1=5 stop=maybe",
+                "stop=maybe: expected true or false",
+            ),
             (
                 "-e cmd=a -e cmd=b -e cmd=c --tc 1 --sprt elo0=0 elo1=5",
                 "exactly two",

@@ -715,30 +715,24 @@ fn sprt_with_stop_false_plays_every_game_and_says_when_it_decided() {
     let openings = startpos_openings(&dir);
     let illegal = fake_engine(&dir, "illegal", "echo 'bestmove e0e5'", ":");
     let engine = format!("cmd={}", chariot());
-    let args = |games: Option<&'static str>| {
-        let mut a = vec![
-            "--engine".to_string(),
-            engine.clone(),
-            "name=new".into(),
-            "--engine".into(),
-            format!("cmd={illegal}"),
-            "name=old".into(),
-            "--depth".into(),
-            "1".into(),
-            "--openings".into(),
-            openings.clone(),
-            "--sprt".into(),
-            "elo0=0".into(),
-            "elo1=400".into(),
-            "stop=false".into(),
-        ];
-        if let Some(g) = games {
-            a.extend(["--games".to_string(), g.to_string()]);
-        }
-        a
-    };
-    let owned = args(Some("14"));
-    let run = run_match(&dir, &owned.iter().map(String::as_str).collect::<Vec<_>>());
+    let illegal = format!("cmd={illegal}");
+    let args = [
+        "--engine",
+        &engine,
+        "name=new",
+        "--engine",
+        &illegal,
+        "name=old",
+        "--depth",
+        "1",
+        "--openings",
+        &openings,
+        "--sprt",
+        "elo0=0",
+        "elo1=400",
+        "stop=false",
+    ];
+    let run = run_match(&dir, &[&args[..], &["--games", "14"]].concat());
     assert_eq!(run.code, 0, "{}", run.stderr);
     // As in the test below, the fifth pair decides (LLR 2.989); the match
     // goes on to seven pairs, 7 × 0.5978 = 4.185.
@@ -756,8 +750,7 @@ fn sprt_with_stop_false_plays_every_game_and_says_when_it_decided() {
     );
     assert_eq!(parse_pgn(&run.pgn).len(), 14);
     // Every game, with no number of games given, would be 100,000 of them.
-    let owned = args(None);
-    let run = run_match(&dir, &owned.iter().map(String::as_str).collect::<Vec<_>>());
+    let run = run_match(&dir, &args);
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stderr.contains("give --games"), "{}", run.stderr);
     let _ = std::fs::remove_dir_all(&dir);
