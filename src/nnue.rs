@@ -112,10 +112,19 @@ impl fmt::Display for NetError {
             }
             NetError::Magic => f.write_str("not a Chariot net file (bad magic)"),
             NetError::Version(v) => write!(f, "net file format version {v} is not supported"),
-            NetError::Shape { inputs, hidden } => write!(
-                f,
-                "net is {inputs} inputs × {hidden} hidden; this build takes {INPUTS} × {HIDDEN}"
-            ),
+            NetError::Shape { inputs, hidden } => {
+                write!(
+                    f,
+                    "net is {inputs} inputs × {hidden} hidden; this build takes {INPUTS} × {HIDDEN}"
+                )?;
+                match (usize::from(*inputs), hidden) {
+                    (INPUTS, 256) => f.write_str(" (a default build takes it)"),
+                    (INPUTS, 128 | 512) => {
+                        write!(f, " (a build with --features hidden-{hidden} takes it)")
+                    }
+                    _ => Ok(()),
+                }
+            }
             NetError::Quantisation => {
                 f.write_str("net file's quantisation differs from this build's")
             }
@@ -165,12 +174,15 @@ impl Network {
         if bytes.len() >= 4 && bytes[..4] != MAGIC {
             return Err(NetError::Magic);
         }
-        if bytes.len() != FILE_LEN {
-            return Err(NetError::Size {
-                got: bytes.len(),
-                want: FILE_LEN,
-            });
+        let size = NetError::Size {
+            got: bytes.len(),
+            want: FILE_LEN,
+        };
+        if bytes.len() < HEADER_LEN {
+            return Err(size);
         }
+        // The header first, so that a net of another width or version is
+        // named as such rather than as a file of the wrong size.
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let version = u16_at(4);
         if version != VERSION {
@@ -182,6 +194,9 @@ impl Network {
         }
         if (u16_at(12), u16_at(14), u16_at(16)) != (QA as u16, QB as u16, SCALE as u16) {
             return Err(NetError::Quantisation);
+        }
+        if bytes.len() != FILE_LEN {
+            return Err(size);
         }
         let body = FILE_LEN - 8;
         let mut stored = [0u8; 8];

@@ -64,6 +64,20 @@ fn corrupt_net_files_are_refused_with_a_reason() {
         Network::from_bytes(&other),
         Err(NetError::Shape { hidden, .. }) if hidden == wider
     ));
+    // A net of another width has another size too: it is named by its shape.
+    other.resize(other.len() + 2 * (INPUTS + 3) * HIDDEN, 0);
+    let refusal = Network::from_bytes(&other);
+    assert!(matches!(refusal, Err(NetError::Shape { hidden, .. }) if hidden == wider));
+    let message = refusal.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(message.contains(&format!("{wider} hidden")), "{message}");
+    if wider == 512 {
+        assert!(message.contains("--features hidden-512"), "{message}");
+    }
+    // Too short for its header (20 bytes).
+    assert!(matches!(
+        Network::from_bytes(&bytes[..12]),
+        Err(NetError::Size { .. })
+    ));
     // Output weights out of range, with a valid hash.
     let mut wild = random_net(4);
     for w in [1000, -128, i16::MIN] {
