@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each step's heading gives the seconds since the start, to see where CI's time goes.
+step() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 step "oracles (fairy-stockfish, pyffish, cchess)"
 scripts/setup_oracles.sh
