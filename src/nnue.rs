@@ -42,6 +42,16 @@ pub const HIDDEN: usize = if cfg!(feature = "hidden-128") {
 } else {
     256
 };
+/// The build that takes a net of `hidden` neurons, for refusals: the
+/// widths of `HIDDEN` above, with the features that select them.
+fn build_taking(hidden: u16) -> Option<&'static str> {
+    match hidden {
+        256 => Some("a default build"),
+        128 => Some("a build with --features hidden-128"),
+        512 => Some("a build with --features hidden-512"),
+        _ => None,
+    }
+}
 #[cfg(all(feature = "hidden-128", feature = "hidden-512"))]
 compile_error!("choose one of the features hidden-128 and hidden-512");
 /// Quantisation of the hidden layer (its activation clips at `QA`).
@@ -117,10 +127,9 @@ impl fmt::Display for NetError {
                     f,
                     "net is {inputs} inputs × {hidden} hidden; this build takes {INPUTS} × {HIDDEN}"
                 )?;
-                match (usize::from(*inputs), hidden) {
-                    (INPUTS, 256) => f.write_str(" (a default build takes it)"),
-                    (INPUTS, 128 | 512) => {
-                        write!(f, " (a build with --features hidden-{hidden} takes it)")
+                match build_taking(*hidden) {
+                    Some(build) if usize::from(*inputs) == INPUTS => {
+                        write!(f, " ({build} takes it)")
                     }
                     _ => Ok(()),
                 }

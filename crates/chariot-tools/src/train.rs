@@ -439,6 +439,8 @@ pub fn train(
     // The epoch of the lowest validation loss so far in this run: with few
     // games the net overfits, and that epoch's net is the one to play.
     let mut best: Option<(f64, usize)> = None;
+    // Only a net of the engine's width is written as epoch-NNN.nnue.
+    let quantisable = net.hidden == nnue::HIDDEN;
     for epoch in first_epoch..cfg.epochs {
         let lr = epoch_lr(cfg, epoch);
         let mut order: Vec<usize> = (0..data.len()).collect();
@@ -513,7 +515,7 @@ pub fn train(
         let ck = cfg.out.join(format!("checkpoint-{:03}.ck", epoch + 1));
         std::fs::write(&ck, net.checkpoint_bytes(&adam, epoch + 1))
             .with_context(|| format!("cannot write {}", ck.display()))?;
-        if net.hidden == nnue::HIDDEN {
+        if quantisable {
             let q = net.quantise()?;
             let path = cfg.out.join(format!("epoch-{:03}.nnue", epoch + 1));
             std::fs::write(&path, q.to_bytes())
@@ -521,7 +523,7 @@ pub fn train(
         }
     }
     if let Some((loss, epoch)) = best {
-        let file = if net.hidden == nnue::HIDDEN {
+        let file = if quantisable {
             format!("epoch-{epoch:03}.nnue")
         } else {
             format!("checkpoint-{epoch:03}.ck")
