@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 /// `include_bytes!` and [`BUILTIN_NET_FILE`] share the one literal.
 macro_rules! builtin_net_file {
     () => {
-        "chariot-c3c0e53de41c.nnue"
+        "chariot-00a95eb758fd.nnue"
     };
 }
 
