@@ -438,7 +438,9 @@ pub fn train(
     let mut grad = vec![0.0f32; n];
     // The epoch of the lowest validation loss so far in this run: with few
     // games the net overfits, and that epoch's net is the one to play.
-    let mut best: Option<(f64, usize)> = None;
+    // With it, the name it takes under nets/ when built in (a quantised
+    // net's hash names it).
+    let mut best: Option<(f64, usize, Option<String>)> = None;
     // Only a net of the engine's width is written as epoch-NNN.nnue.
     let quantisable = net.hidden == nnue::HIDDEN;
     for epoch in first_epoch..cfg.epochs {
@@ -509,26 +511,31 @@ pub fn train(
             cfg.epochs,
             data.len() as f64 / secs
         );
-        if valid_loss.is_finite() && best.is_none_or(|(loss, _)| valid_loss < loss) {
-            best = Some((valid_loss, epoch + 1));
-        }
         let ck = cfg.out.join(format!("checkpoint-{:03}.ck", epoch + 1));
         std::fs::write(&ck, net.checkpoint_bytes(&adam, epoch + 1))
             .with_context(|| format!("cannot write {}", ck.display()))?;
-        if quantisable {
+        let builtin_name = if quantisable {
             let q = net.quantise()?;
             let path = cfg.out.join(format!("epoch-{:03}.nnue", epoch + 1));
             std::fs::write(&path, q.to_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
+            Some(format!("chariot-{}.nnue", q.short_hash()))
+        } else {
+            None
+        };
+        if valid_loss.is_finite() && best.as_ref().is_none_or(|(loss, ..)| valid_loss < *loss) {
+            best = Some((valid_loss, epoch + 1, builtin_name));
         }
     }
-    if let Some((loss, epoch)) = best {
-        let file = if quantisable {
-            format!("epoch-{epoch:03}.nnue")
-        } else {
-            format!("checkpoint-{epoch:03}.ck")
-        };
-        eprintln!("train: lowest validation loss {loss:.6}, after epoch {epoch} ({file})");
+    match best {
+        Some((loss, epoch, Some(name))) => eprintln!(
+            "train: lowest validation loss {loss:.6}, after epoch {epoch} (epoch-{epoch:03}.nnue; \
+             built in, it is nets/{name})"
+        ),
+        Some((loss, epoch, None)) => eprintln!(
+            "train: lowest validation loss {loss:.6}, after epoch {epoch} (checkpoint-{epoch:03}.ck)"
+        ),
+        None => {}
     }
     Ok(net)
 }

@@ -130,3 +130,51 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_command_names_the_best_epoch_and_the_file_it_takes_when_built_in() {
+    let dir = scratch("cli");
+    let data = self_play(&dir, 24, 6);
+    let out = dir.join("run");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_chariot-tools"))
+        .arg("train")
+        .arg("--data")
+        .arg(&data)
+        .args([
+            "--epochs",
+            "2",
+            "--batch",
+            "256",
+            "--lr",
+            "0.01",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("train: lowest validation loss"))
+        .unwrap_or_else(|| panic!("no best-epoch line in:\n{stderr}"));
+    // The epoch it names, and the name under nets/ its hash gives.
+    let epoch = line
+        .split("after epoch ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no epoch in {line:?}"));
+    let file = format!("epoch-{:03}.nnue", epoch.parse::<usize>().unwrap());
+    let net = chariot::nnue::Network::from_bytes(&std::fs::read(out.join(&file)).unwrap()).unwrap();
+    let builtin = format!(
+        "({file}; built in, it is nets/chariot-{}.nnue)",
+        net.short_hash()
+    );
+    assert!(
+        line.ends_with(&builtin),
+        "{line:?} does not end with {builtin:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
