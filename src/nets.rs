@@ -29,6 +29,12 @@ macro_rules! builtin_net_file {
 /// The built-in network's file name under `nets/`.
 pub const BUILTIN_NET_FILE: &str = builtin_net_file!();
 
+/// The name a net's file takes under `nets/`: `chariot-` and the first 12
+/// hex digits of its hash.
+pub fn committed_name(net: &Network) -> String {
+    format!("chariot-{}.nnue", net.short_hash())
+}
+
 /// The built-in network, compiled into the engine and used unless
 /// `evalfile` says otherwise.
 pub const BUILTIN_NET: &[u8] = include_bytes!(concat!("../nets/", builtin_net_file!()));

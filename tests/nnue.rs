@@ -204,7 +204,7 @@ fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
             .to_string();
         let bytes = std::fs::read(&path).expect("readable");
         let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(name, format!("chariot-{}.nnue", net.short_hash()), "{name}");
+        assert_eq!(name, chariot::nets::committed_name(&net), "{name}");
         names.push(name);
     }
     assert!(

@@ -438,9 +438,8 @@ pub fn train(
     let mut grad = vec![0.0f32; n];
     // The epoch of the lowest validation loss so far in this run: with few
     // games the net overfits, and that epoch's net is the one to play.
-    // With it, the name it takes under nets/ when built in (a quantised
-    // net's hash names it).
-    let mut best: Option<(f64, usize, Option<String>)> = None;
+    // With it, its file (and the name a quantised net takes when built in).
+    let mut best: Option<(f64, usize, String)> = None;
     // Only a net of the engine's width is written as epoch-NNN.nnue.
     let quantisable = net.hidden == nnue::HIDDEN;
     for epoch in first_epoch..cfg.epochs {
@@ -511,31 +510,29 @@ pub fn train(
             cfg.epochs,
             data.len() as f64 / secs
         );
-        let ck = cfg.out.join(format!("checkpoint-{:03}.ck", epoch + 1));
+        let ck_name = format!("checkpoint-{:03}.ck", epoch + 1);
+        let ck = cfg.out.join(&ck_name);
         std::fs::write(&ck, net.checkpoint_bytes(&adam, epoch + 1))
             .with_context(|| format!("cannot write {}", ck.display()))?;
-        let builtin_name = if quantisable {
+        let kept = if quantisable {
             let q = net.quantise()?;
-            let path = cfg.out.join(format!("epoch-{:03}.nnue", epoch + 1));
+            let name = format!("epoch-{:03}.nnue", epoch + 1);
+            let path = cfg.out.join(&name);
             std::fs::write(&path, q.to_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
-            Some(format!("chariot-{}.nnue", q.short_hash()))
+            format!(
+                "{name}; built in, it is nets/{}",
+                chariot::nets::committed_name(&q)
+            )
         } else {
-            None
+            ck_name
         };
         if valid_loss.is_finite() && best.as_ref().is_none_or(|(loss, ..)| valid_loss < *loss) {
-            best = Some((valid_loss, epoch + 1, builtin_name));
+            best = Some((valid_loss, epoch + 1, kept));
         }
     }
-    match best {
-        Some((loss, epoch, Some(name))) => eprintln!(
-            "train: lowest validation loss {loss:.6}, after epoch {epoch} (epoch-{epoch:03}.nnue; \
-             built in, it is nets/{name})"
-        ),
-        Some((loss, epoch, None)) => eprintln!(
-            "train: lowest validation loss {loss:.6}, after epoch {epoch} (checkpoint-{epoch:03}.ck)"
-        ),
-        None => {}
+    if let Some((loss, epoch, kept)) = best {
+        eprintln!("train: lowest validation loss {loss:.6}, after epoch {epoch} ({kept})");
     }
     Ok(net)
 }

@@ -169,8 +169,8 @@ fn the_command_names_the_best_epoch_and_the_file_it_takes_when_built_in() {
     let file = format!("epoch-{:03}.nnue", epoch.parse::<usize>().unwrap());
     let net = chariot::nnue::Network::from_bytes(&std::fs::read(out.join(&file)).unwrap()).unwrap();
     let builtin = format!(
-        "({file}; built in, it is nets/chariot-{}.nnue)",
-        net.short_hash()
+        "({file}; built in, it is nets/{})",
+        chariot::nets::committed_name(&net)
     );
     assert!(
         line.ends_with(&builtin),
