@@ -119,6 +119,10 @@ pub struct GoRequest {
     pub perft: Option<u32>,
     /// Only evaluate the position: no search, no move (UCCI `go depth 0`).
     pub eval_only: bool,
+    /// The only limit asked for is beyond the engine's reach (a depth past
+    /// `MAX_DEPTH`, searched as `MAX_DEPTH`): in practice the search runs
+    /// until stopped, and the end of input stops it.
+    pub beyond_reach: bool,
 }
 
 /// A grade of ElephantEye's combo options (`pruning`, `knowledge`, `idle`).
@@ -252,6 +256,8 @@ struct Running {
     /// A result that arrived while pondering or in an infinite search.
     held: Option<Outcome>,
     stop_requested: bool,
+    /// Its only limit is beyond reach (`GoRequest::beyond_reach`).
+    beyond_reach: bool,
 }
 
 impl Running {
@@ -378,6 +384,15 @@ impl Engine {
     /// Whether a search, perft or bench is running.
     pub fn is_thinking(&self) -> bool {
         self.running.is_some()
+    }
+
+    /// Whether the work in progress ends only when told: a search that is
+    /// infinite, pondering, or limited only beyond reach. (Counts, bench
+    /// and searches with a limit they will reach end by themselves.)
+    pub fn awaits_stop(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.endless() || r.beyond_reach)
     }
 
     pub fn settings(&self) -> &Settings {
@@ -575,6 +590,9 @@ impl Engine {
             let mut report = |info: Info| notify(Event::Info(info));
             Event::Done(search::search(job, shared, start, &mut report))
         }));
+        if let Some(r) = &mut self.running {
+            r.beyond_reach = req.beyond_reach;
+        }
         out
     }
 
@@ -656,6 +674,7 @@ impl Engine {
                     kind,
                     held: None,
                     stop_requested: false,
+                    beyond_reach: false,
                 });
                 Vec::new()
             }

@@ -668,11 +668,25 @@ fn quit_while_thinking_exits_after_bye() {
 }
 
 #[test]
-fn eof_stops_any_search_answers_and_exits() {
-    // The GUI is gone: a long finite search is stopped, not run to the end.
+fn eof_lets_a_limited_search_finish_and_stops_an_endless_one() {
+    // The end of input is no `stop`: a search with a limit runs to it.
     let mut e = Engine::uci();
     e.send("position startpos");
-    e.send("go depth 40");
+    e.send("go depth 8");
+    e.close_stdin();
+    let (best, infos) = e.bestmove();
+    assert_legal(&best, &Position::startpos());
+    assert!(
+        infos.iter().any(|l| l.starts_with("info depth 8 ")),
+        "{infos:?}"
+    );
+    assert_eq!(e.wait_exit(), 0);
+
+    // A GUI that dies during an infinite search leaves no process behind:
+    // the search stops, answers, and the engine exits.
+    let mut e = Engine::ucci();
+    e.send("position startpos");
+    e.send("go infinite");
     e.silent_for_bestmove(Duration::from_millis(200));
     let closed = Instant::now();
     e.close_stdin();
@@ -684,15 +698,6 @@ fn eof_stops_any_search_answers_and_exits() {
         "exited {:?} after the end of input",
         closed.elapsed()
     );
-
-    // EOF during an infinite search stops it and still answers.
-    let mut e = Engine::ucci();
-    e.send("position startpos");
-    e.send("go infinite");
-    e.close_stdin();
-    let (best, _) = e.bestmove();
-    assert_legal(&best, &Position::startpos());
-    assert_eq!(e.wait_exit(), 0);
 }
 
 #[test]

@@ -10,8 +10,19 @@
 //! the decisions around it. The controller never waits on the search: while
 //! thinking, `stop`, `ponderhit`, `isready`, `probe` and `quit` act at once,
 //! and every other line (a refused one included) is queued and replayed in
-//! order after the `bestmove` (batch semantics). Exactly one `bestmove`
-//! follows each `go`.
+//! order after the `bestmove`. Exactly one `bestmove` follows each `go`.
+//!
+//! With `batch` on (UCCI's mode for scripts), only `quit` acts while
+//! thinking; every other line waits its turn in the queue. When the turn of
+//! a `stop`, `ponderhit`, `isready` or `probe` comes while the search waits
+//! to be told (infinite, pondering), it acts then, so a script's
+//! `go infinite` … `stop` works.
+//!
+//! The end of input means "no more commands", not `stop`: the queued lines
+//! run in order, a search with a limit runs to it, and a search that would
+//! only end when told (`go infinite`, a bare `go`, `go ponder` with no
+//! `ponderhit` to come, a depth beyond `MAX_DEPTH`) is stopped and answers.
+//! Then the controller is done.
 
 pub mod command;
 pub mod options;
@@ -140,9 +151,8 @@ impl Controller {
             }
         }
         self.drain_queue();
-        if self.eof {
-            // The GUI is gone: whatever runs stops now and answers, and so
-            // does every queued `go` as it starts.
+        if self.eof && self.engine.awaits_stop() {
+            // No command is left to end it: it stops now and answers.
             let out = self.engine.stop();
             self.emit(out);
         }
@@ -187,34 +197,75 @@ impl Controller {
         }
     }
 
-    /// Lines while thinking: the few that act now, the rest queued.
+    /// A line while thinking: it acts now if it may, else it is queued.
     fn on_line_thinking(&mut self, line: String) {
         match command::parse(&line) {
-            Ok(Command::Stop) => {
-                let out = self.engine.stop();
-                self.emit(out);
-            }
-            Ok(Command::PonderHit { draw }) => match self.engine.ponderhit(draw) {
-                Ok(out) => self.emit(out),
-                Err(e) => self.error(&e),
-            },
-            Ok(Command::IsReady) => self.send("readyok"),
-            Ok(Command::Probe(spec)) => self.probe(&spec),
-            Ok(Command::Quit) => {
-                self.quitting = true;
-                let out = self.engine.stop();
-                self.emit(out);
+            Ok(cmd) if self.acts_while_thinking(&cmd, self.queue.is_empty()) => {
+                self.act_while_thinking(cmd)
             }
             _ => self.queue.push_back(Queued::Line(line)),
         }
     }
 
+    /// Whether `cmd` acts while the engine thinks rather than waiting for
+    /// the `bestmove`; `next` says no line is queued before it. In batch
+    /// mode only `quit` does, unless the search waits to be told (infinite,
+    /// pondering): then the next line in order acts if it is one a thinking
+    /// engine acts on, so that a script's `go infinite` … `stop` works.
+    fn acts_while_thinking(&self, cmd: &Command, next: bool) -> bool {
+        match cmd {
+            Command::Quit => true,
+            Command::Stop | Command::PonderHit { .. } | Command::IsReady | Command::Probe(_) => {
+                !self.options.batch || (next && self.engine.awaits_stop())
+            }
+            _ => false,
+        }
+    }
+
+    fn act_while_thinking(&mut self, cmd: Command) {
+        match cmd {
+            Command::Stop => {
+                let out = self.engine.stop();
+                self.emit(out);
+            }
+            Command::PonderHit { draw } => match self.engine.ponderhit(draw) {
+                Ok(out) => self.emit(out),
+                Err(e) => self.error(&e),
+            },
+            Command::IsReady => self.send("readyok"),
+            Command::Probe(spec) => self.probe(&spec),
+            Command::Quit => {
+                self.quitting = true;
+                let out = self.engine.stop();
+                self.emit(out);
+            }
+            // `acts_while_thinking` admits no other command.
+            _ => {}
+        }
+    }
+
+    /// Runs the queued lines in order: each in the idle state, or, while a
+    /// search runs, the one at the front if it acts while thinking.
     fn drain_queue(&mut self) {
-        while !self.engine.is_thinking() && !self.quitting {
-            let Some(input) = self.queue.pop_front() else {
-                break;
+        while !self.quitting {
+            if !self.engine.is_thinking() {
+                let Some(input) = self.queue.pop_front() else {
+                    break;
+                };
+                self.execute(input);
+                continue;
+            }
+            let front = match self.queue.front() {
+                Some(Queued::Line(line)) => command::parse(line),
+                _ => break,
             };
-            self.execute(input);
+            match front {
+                Ok(cmd) if self.acts_while_thinking(&cmd, true) => {
+                    self.queue.pop_front();
+                    self.act_while_thinking(cmd);
+                }
+                _ => break,
+            }
         }
     }
 
@@ -516,20 +567,28 @@ impl Controller {
         } else {
             whole("go depth", g.depth, 1, MAX_DEPTH as u64).map(|d| d as u32)
         };
+        let limits = Limits {
+            depth,
+            nodes: whole("go nodes", g.nodes, 1, MAX_NODES),
+            movetime_ms,
+            clock,
+            mate: whole("go mate", g.mate, 1, MAX_MATE).map(|m| m as u32),
+            infinite: g.infinite,
+        };
+        // `go depth 99999999999`: no limit the search will reach.
+        let beyond_reach = g.depth.is_some_and(|d| d > f64::from(MAX_DEPTH))
+            && Limits {
+                depth: None,
+                ..limits.clone()
+            } == Limits::default();
         let req = GoRequest {
-            limits: Limits {
-                depth,
-                nodes: whole("go nodes", g.nodes, 1, MAX_NODES),
-                movetime_ms,
-                clock,
-                mate: whole("go mate", g.mate, 1, MAX_MATE).map(|m| m as u32),
-                infinite: g.infinite,
-            },
+            limits,
             searchmoves: g.searchmoves.clone(),
             ponder: g.ponder,
             draw_offered: g.draw,
             perft: whole("go perft", g.perft, 0, MAX_PERFT_DEPTH as u64).map(|d| d as u32),
             eval_only,
+            beyond_reach,
         };
         (req, notes)
     }

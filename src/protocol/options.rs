@@ -184,7 +184,7 @@ const DEFS: [Def; 19] = [
     def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
     def(Id::Threads, "threads", "Threads", Kind::Spin { min: 0, max: 256, auto: Some(1) }),
     def(Id::Ponder, "ponder", "Ponder", Kind::Check),
-    def(Id::Batch, "batch", "", Kind::Check),
+    def(Id::Batch, "batch", "Batch", Kind::Check),
     def(Id::Debug, "debug", "", Kind::Check),
     def(Id::NewGame, "newgame", "", Kind::Button),
     def(Id::ClearHash, "", "Clear Hash", Kind::Button),

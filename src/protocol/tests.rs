@@ -314,27 +314,157 @@ fn eof_ends_an_endless_search() {
     drop(h.tx);
 }
 
+/// The deepest `info depth` among the output lines from `from` on, up to
+/// the first `bestmove`, and that `bestmove` line.
+fn searched_to(lines: &[String]) -> (u32, &str) {
+    let mut depth = 0;
+    for l in lines {
+        if let Some(rest) = l.strip_prefix("info depth ") {
+            let d = rest.split_whitespace().next().and_then(|d| d.parse().ok());
+            depth = depth.max(d.unwrap_or(0));
+        } else if l.starts_with("bestmove") {
+            return (depth, l);
+        }
+    }
+    panic!("no bestmove in {lines:?}")
+}
+
 #[test]
-fn eof_ends_any_search_and_every_queued_go_answers() {
+fn eof_runs_the_queued_searches_to_their_limits() {
+    // A script piped in: the input ends long before the searches do.
     let mut h = Harness::new("ucci");
-    h.line("position startpos");
-    h.line("go depth 40");
-    h.line("position startpos moves h2e2");
-    h.line("go depth 40");
-    let start = Instant::now();
-    h.event(Event::Eof);
+    for line in [
+        "position startpos",
+        "go depth 6",
+        "position startpos moves h2e2",
+        "go depth 5",
+        "position startpos moves h2e2 h9g7",
+        "go nodes 3000",
+    ] {
+        h.line(line);
+    }
+    let done = h.c.handle(Event::Eof);
+    assert!(!done, "the searches are still to run");
     h.settle();
-    assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "depth 40 searches were not stopped: {:?}",
-        start.elapsed()
-    );
-    let out = h.take();
-    assert_eq!(out.len(), 2, "{out:?}");
-    legal_best(&out[0], &Position::startpos());
-    legal_best(&out[1], &after(&["h2e2"]));
+    let all = h.lines.lock().unwrap().clone();
+    let best: Vec<usize> = (0..all.len())
+        .filter(|&i| all[i].starts_with("bestmove"))
+        .collect();
+    assert_eq!(best.len(), 3, "{all:?}");
+    let (depth, line) = searched_to(&all);
+    assert_eq!(depth, 6, "{all:?}");
+    legal_best(line, &Position::startpos());
+    let (depth, line) = searched_to(&all[best[0] + 1..]);
+    assert_eq!(depth, 5, "{all:?}");
+    legal_best(line, &after(&["h2e2"]));
+    legal_best(&all[best[2]], &after(&["h2e2", "h9g7"]));
     // Done: idle, nothing queued, input over.
     assert!(h.c.handle(Event::Line(String::new())));
+}
+
+#[test]
+fn eof_stops_only_the_searches_that_wait_to_be_told() {
+    for open in [
+        "go infinite",
+        "go",
+        "go depth infinite",
+        "go ponder",
+        "go ponder depth 3",
+        "go depth 99999999999",
+    ] {
+        for batch in [false, true] {
+            let mut h = Harness::new("ucci");
+            h.line(&format!("setoption batch {batch}"));
+            h.line("position startpos");
+            h.line("go depth 4");
+            h.line("position startpos moves h2e2");
+            h.line(open);
+            h.line("position startpos moves h2e2 h9g7");
+            h.line("go depth 3");
+            h.event(Event::Eof);
+            h.settle();
+            let out = h.take();
+            let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+            assert_eq!(best.len(), 3, "{open}, batch {batch}: {out:?}");
+            legal_best(best[0], &Position::startpos());
+            legal_best(best[1], &after(&["h2e2"]));
+            legal_best(best[2], &after(&["h2e2", "h9g7"]));
+            assert!(h.c.handle(Event::Line(String::new())));
+        }
+    }
+}
+
+#[test]
+fn eof_during_pondering_honours_a_ponderhit_sent_before_it() {
+    let mut h = Harness::new("uci");
+    h.line("position startpos");
+    h.line("go ponder depth 4");
+    h.line("ponderhit");
+    h.event(Event::Eof);
+    h.settle();
+    let all = h.lines.lock().unwrap().clone();
+    let (depth, line) = searched_to(&all);
+    assert_eq!(depth, 4, "{all:?}");
+    legal_best(line, &Position::startpos());
+}
+
+#[test]
+fn batch_mode_reads_nothing_but_quit_while_thinking() {
+    let mut h = Harness::new("ucci");
+    h.line("setoption batch true");
+    h.line("position startpos");
+    h.line("go depth 6");
+    // Each waits for the bestmove: none cuts the search short.
+    h.line("isready");
+    h.line("stop");
+    h.line("probe startpos");
+    h.line("go depth 2");
+    assert_eq!(h.c.queue.len(), 4);
+    h.settle();
+    let all = h.lines.lock().unwrap().clone();
+    let (depth, _) = searched_to(&all);
+    assert_eq!(depth, 6, "{all:?}");
+    let out: Vec<String> = h
+        .take()
+        .into_iter()
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    // In order: the answer, then each queued line's (UCCI's idle `stop`
+    // answers `nobestmove`), then the second search's answer.
+    assert_eq!(
+        out,
+        ["bestmove", "readyok", "nobestmove", "pophash", "bestmove"],
+        "{all:?}"
+    );
+
+    // `quit` still acts at once.
+    h.line("go depth 40");
+    h.line("quit");
+    assert!(h.c.quitting);
+    h.settle();
+    assert!(h.take()[0].starts_with("bestmove"));
+}
+
+#[test]
+fn batch_mode_lets_a_search_that_waits_take_its_stop_in_turn() {
+    let mut h = Harness::new("uci");
+    h.line("setoption name Batch value true");
+    h.line("position startpos");
+    h.line("go depth 3");
+    // Queued behind the first search; when `go infinite` runs, the lines
+    // after it come in order: `isready` and `stop` act, `position` waits.
+    h.line("go infinite");
+    h.line("isready");
+    h.line("stop");
+    h.line("position startpos moves h2e2");
+    h.line("go depth 2");
+    h.settle();
+    let out: Vec<String> = h
+        .take()
+        .into_iter()
+        .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(out, ["bestmove", "readyok", "bestmove", "bestmove"]);
 }
 
 #[test]
