@@ -1,6 +1,8 @@
 //! Move-ordering knowledge: history scores and counter-moves (both by moving
-//! piece and destination), kept by each search thread between the moves of
-//! a game, and the killer moves kept per ply in the search stack.
+//! piece and destination), continuation histories (a quiet move's score
+//! after the move one and two plies before it), kept by each search thread
+//! between the moves of a game, and the killer moves kept per ply in the
+//! search stack.
 
 use super::params::{HISTORY_BONUS_PER_DEPTH2, HISTORY_MAX};
 use super::Searcher;
@@ -12,39 +14,76 @@ use xiangqi::types::{Move, Piece, SQUARES};
 pub struct Heuristics {
     history: Vec<i32>,
     counters: Vec<Move>,
+    /// Continuation history: a row per (piece, destination) of an earlier
+    /// move, and in it a score per (piece, destination) of the move now.
+    /// The last row, `NO_MOVE_ROW`, stands for no earlier move (the root,
+    /// a null move): read as zeros, never written.
+    continuation: Vec<i16>,
+}
+
+/// Entries of a history table: one per piece (16 codes) and destination.
+const MOVE_KEYS: usize = 16 * SQUARES;
+/// The continuation-history row read when there is no earlier move.
+pub const NO_MOVE_ROW: usize = MOVE_KEYS;
+
+/// Gravity update: bounded by `HISTORY_MAX`, old knowledge fades.
+#[inline(always)]
+fn gravity(h: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    h + bonus - h * bonus.abs() / HISTORY_MAX
+}
+
+/// A move's key in the history tables: its piece and destination.
+#[inline(always)]
+fn move_key(piece: Piece, m: Move) -> usize {
+    piece.index() * SQUARES + m.to().index()
 }
 
 impl Heuristics {
     pub fn new() -> Heuristics {
         Heuristics {
-            history: vec![0; 16 * SQUARES],
-            counters: vec![Move::NULL; 16 * SQUARES],
+            history: vec![0; MOVE_KEYS],
+            counters: vec![Move::NULL; MOVE_KEYS],
+            continuation: vec![0; (MOVE_KEYS + 1) * MOVE_KEYS],
         }
     }
 
-    /// Gravity update: bounded by `HISTORY_MAX`, old knowledge fades.
     fn update_history(&mut self, i: usize, bonus: i32) {
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let h = &mut self.history[i];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+        *h = gravity(*h, bonus);
     }
 
-    /// The history score of the move of `piece` to `m`'s destination.
+    /// Updates the continuation score of the move with key `i` after the
+    /// earlier moves of `rows`.
+    fn update_continuation(&mut self, rows: [usize; 2], i: usize, bonus: i32) {
+        for row in rows {
+            if row != NO_MOVE_ROW {
+                let c = &mut self.continuation[row * MOVE_KEYS + i];
+                *c = gravity(i32::from(*c), bonus) as i16;
+            }
+        }
+    }
+
+    /// A quiet move's ordering score: its history plus its continuation
+    /// scores after the earlier moves of `rows` (see `Searcher::continuation_rows`).
     #[inline(always)]
-    pub(super) fn history(&self, piece: Piece, m: Move) -> i32 {
-        self.history[piece.index() * SQUARES + m.to().index()]
+    pub(super) fn quiet_score(&self, piece: Piece, m: Move, rows: [usize; 2]) -> i32 {
+        let i = move_key(piece, m);
+        self.history[i]
+            + i32::from(self.continuation[rows[0] * MOVE_KEYS + i])
+            + i32::from(self.continuation[rows[1] * MOVE_KEYS + i])
     }
 
     /// Sets a history score (for tests).
     #[cfg(test)]
     pub(super) fn set_history(&mut self, piece: Piece, m: Move, score: i32) {
-        self.history[piece.index() * SQUARES + m.to().index()] = score;
+        self.history[move_key(piece, m)] = score;
     }
 
     /// The counter-move to a move of `piece` to `m`'s destination.
     #[inline(always)]
     pub(super) fn counter(&self, piece: Piece, m: Move) -> Move {
-        self.counters[piece.index() * SQUARES + m.to().index()]
+        self.counters[move_key(piece, m)]
     }
 }
 
@@ -56,7 +95,7 @@ impl Default for Heuristics {
 
 impl Searcher<'_> {
     fn history_index(&self, m: Move) -> usize {
-        self.pos.piece_at(m.from()).index() * SQUARES + m.to().index()
+        move_key(self.pos.piece_at(m.from()), m)
     }
 
     /// The counter-move to the move that led to `ply` (`Move::NULL` at the
@@ -69,15 +108,29 @@ impl Searcher<'_> {
         }
     }
 
+    /// The continuation-history rows of a move at `ply`: the keys of the
+    /// moves one and two plies before it (`NO_MOVE_ROW` where there is none).
+    #[inline(always)]
+    pub(super) fn continuation_rows(&self, ply: usize) -> [usize; 2] {
+        let row = |back: usize| match ply.checked_sub(back).map(|p| self.stack[p]) {
+            Some(f) if !f.mv.is_null() => move_key(f.piece, f.mv),
+            _ => NO_MOVE_ROW,
+        };
+        [row(1), row(2)]
+    }
+
     /// A quiet move refuted this node: reward it, punish the quiet moves tried
     /// before it, and remember it as killer and counter-move.
     pub(super) fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
         let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH2).min(HISTORY_MAX / 2);
+        let rows = self.continuation_rows(ply);
         let i = self.history_index(m);
         self.h.update_history(i, bonus);
+        self.h.update_continuation(rows, i, bonus);
         for &q in tried {
             let i = self.history_index(q);
             self.h.update_history(i, -bonus);
+            self.h.update_continuation(rows, i, -bonus);
         }
         let k = &mut self.stack[ply].killers;
         if k[0] != m {
@@ -86,7 +139,7 @@ impl Searcher<'_> {
         }
         if let Some(prev) = ply.checked_sub(1).map(|p| self.stack[p]) {
             if !prev.mv.is_null() {
-                self.h.counters[prev.piece.index() * SQUARES + prev.mv.to().index()] = m;
+                self.h.counters[move_key(prev.piece, prev.mv)] = m;
             }
         }
     }

@@ -135,6 +135,7 @@ impl Searcher<'_> {
             tt_move,
             self.stack[ply].killers,
             self.counter_move(ply),
+            self.continuation_rows(ply),
             in_check,
         );
         let alpha_orig = alpha;

@@ -54,7 +54,7 @@ pub fn late_move_limit(depth: i32, improving: bool) -> usize {
 // numbers beyond the table read its last row and column); PV nodes reduce
 // LMR_PV less, nodes not improving LMR_NOT_IMPROVING more, killers and the
 // counter-move LMR_REFUTATION less, and quiet moves one ply less per
-// LMR_HISTORY_DIV of history.
+// LMR_HISTORY_DIV of ordering score (history plus continuation history).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
@@ -62,7 +62,7 @@ pub const LMR_TABLE: usize = 64;
 pub const LMR_PV: i32 = 1;
 pub const LMR_NOT_IMPROVING: i32 = 1;
 pub const LMR_REFUTATION: i32 = 1;
-pub const LMR_HISTORY_DIV: i32 = 8192;
+pub const LMR_HISTORY_DIV: i32 = 16384;
 
 /// Late-move reductions by depth and move number.
 pub type Reductions = [[i32; LMR_TABLE]; LMR_TABLE];

@@ -4,7 +4,7 @@
 //! 1. the hash move, checked for legality before anything is generated;
 //! 2. good captures (static exchange >= 0), by MVV-LVA;
 //! 3. the killers and the counter-move, each checked for legality;
-//! 4. quiet moves, by history (generated only now);
+//! 4. quiet moves, by history and continuation history (generated only now);
 //! 5. bad captures, by MVV-LVA.
 //!
 //! Since most nodes that cut off do so on the hash move or a capture, most
@@ -20,7 +20,7 @@
 //! Each move comes with an ordering score whose range tells its stage (see
 //! the constants below); the search uses it to reduce and prune.
 
-use super::history::Heuristics;
+use super::history::{Heuristics, NO_MOVE_ROW};
 use super::see::see_ge;
 use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
@@ -114,6 +114,8 @@ pub struct MovePicker {
     refutations: [Move; 3],
     /// Index of the next refutation to try.
     refutation: usize,
+    /// The continuation-history rows quiet moves are scored with.
+    continuation: [usize; 2],
     /// Captures from 0, quiet moves appended after them; bad captures are
     /// moved down to `0..bad_end` as the good-capture stage finds them.
     moves: MoveList,
@@ -124,10 +126,19 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for a node of the main search (every move); `in_check`
-    /// switches to evasions.
-    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, in_check: bool) -> MovePicker {
+    /// switches to evasions. Quiet moves are scored with the continuation
+    /// history's `continuation` rows.
+    pub fn new(
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        continuation: [usize; 2],
+        in_check: bool,
+    ) -> MovePicker {
         let mode = if in_check { Mode::Evasions } else { Mode::All };
-        MovePicker::with_mode(mode, tt_move, [killers[0], killers[1], counter])
+        let mut p = MovePicker::with_mode(mode, tt_move, [killers[0], killers[1], counter]);
+        p.continuation = continuation;
+        p
     }
 
     /// A picker for the quiescence search: captures only, or every evasion
@@ -151,6 +162,7 @@ impl MovePicker {
             tt_move,
             refutations,
             refutation: 0,
+            continuation: [NO_MOVE_ROW; 2],
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -244,7 +256,8 @@ impl MovePicker {
                     pos.generate(GenType::Quiets, &mut self.moves);
                     for i in start..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = h.history(pos.piece_at(m.from()), m);
+                        self.scores[i] =
+                            h.quiet_score(pos.piece_at(m.from()), m, self.continuation);
                     }
                     sort_descending(&mut self.moves, &mut self.scores, start);
                     self.cur = start;
@@ -286,7 +299,7 @@ impl MovePicker {
                         } else if m == self.refutations[2] {
                             KILLER_SCORE - 2
                         } else {
-                            h.history(pos.piece_at(m.from()), m)
+                            h.quiet_score(pos.piece_at(m.from()), m, self.continuation)
                         };
                     }
                     self.cur = 0;
@@ -428,7 +441,7 @@ mod tests {
             for &k0 in &cands {
                 for &k1 in &cands {
                     let counter = cands[rng.random_range(0..cands.len())];
-                    let picker = MovePicker::new(tt, [k0, k1], counter, in_check);
+                    let picker = MovePicker::new(tt, [k0, k1], counter, [NO_MOVE_ROW; 2], in_check);
                     let got = drain(picker, pos, h);
                     let moves: Vec<Move> = got.iter().map(|&(m, _)| m).collect();
                     assert_eq!(
@@ -529,7 +542,13 @@ mod tests {
         let killer = pos.parse_move("b0b1").expect("test move");
         let tt = pos.parse_move("e0f0").expect("test move");
         let got = drain(
-            MovePicker::new(tt, [killer, Move::NULL], Move::NULL, false),
+            MovePicker::new(
+                tt,
+                [killer, Move::NULL],
+                Move::NULL,
+                [NO_MOVE_ROW; 2],
+                false,
+            ),
             &pos,
             &h,
         );
