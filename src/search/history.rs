@@ -6,7 +6,7 @@
 
 use super::params::{HISTORY_BONUS_PER_DEPTH2, HISTORY_MAX};
 use super::Searcher;
-use xiangqi::types::{Move, Piece, SQUARES};
+use xiangqi::types::{Move, Piece, PieceKind, SQUARES};
 
 /// Move-ordering knowledge one search thread keeps between the moves of a
 /// game: history scores and counter-moves, both by moving piece and
@@ -19,6 +19,8 @@ pub struct Heuristics {
     /// The last row, `NO_MOVE_ROW`, stands for no earlier move (the root,
     /// a null move): read as zeros, never written.
     continuation: Vec<i16>,
+    /// Capture history: a score per (piece, destination, captured kind).
+    captures: Vec<i16>,
 }
 
 /// Entries of a history table: one per piece (16 codes) and destination.
@@ -33,6 +35,12 @@ fn gravity(h: i32, bonus: i32) -> i32 {
     h + bonus - h * bonus.abs() / HISTORY_MAX
 }
 
+/// What a refutation at `depth` earns in the history tables.
+#[inline(always)]
+fn history_bonus(depth: i32) -> i32 {
+    (depth * depth * HISTORY_BONUS_PER_DEPTH2).min(HISTORY_MAX / 2)
+}
+
 /// A move's key in the history tables: its piece and destination.
 #[inline(always)]
 fn move_key(piece: Piece, m: Move) -> usize {
@@ -45,6 +53,7 @@ impl Heuristics {
             history: vec![0; MOVE_KEYS],
             counters: vec![Move::NULL; MOVE_KEYS],
             continuation: vec![0; (MOVE_KEYS + 1) * MOVE_KEYS],
+            captures: vec![0; MOVE_KEYS * 8],
         }
     }
 
@@ -62,6 +71,12 @@ impl Heuristics {
                 *c = gravity(i32::from(*c), bonus) as i16;
             }
         }
+    }
+
+    /// The capture history of `piece` taking a `victim` on `m`'s destination.
+    #[inline(always)]
+    pub(super) fn capture_score(&self, piece: Piece, m: Move, victim: PieceKind) -> i32 {
+        i32::from(self.captures[move_key(piece, m) * 8 + victim.index()])
     }
 
     /// A quiet move's ordering score: its history plus its continuation
@@ -119,10 +134,41 @@ impl Searcher<'_> {
         [row(1), row(2)]
     }
 
+    /// The capture history's key of the capture `m`, in the position
+    /// before it.
+    fn capture_index(&self, m: Move) -> usize {
+        self.history_index(m) * 8 + self.pos.piece_at(m.to()).kind().index()
+    }
+
+    /// A move refuted this node: reward it in its history (a quiet one also
+    /// as killer and counter-move), and punish the moves tried before it,
+    /// `quiets` in the quiet histories (if it is quiet) and `captures` in the
+    /// capture history (whatever it is).
+    pub(super) fn reward_cutoff(
+        &mut self,
+        ply: usize,
+        m: Move,
+        quiets: &[Move],
+        captures: &[Move],
+        depth: i32,
+    ) {
+        let bonus = history_bonus(depth);
+        if self.pos.is_capture(m) {
+            let i = self.capture_index(m);
+            self.h.captures[i] = gravity(i32::from(self.h.captures[i]), bonus) as i16;
+        } else {
+            self.reward_quiet(ply, m, quiets, depth);
+        }
+        for &c in captures {
+            let i = self.capture_index(c);
+            self.h.captures[i] = gravity(i32::from(self.h.captures[i]), -bonus) as i16;
+        }
+    }
+
     /// A quiet move refuted this node: reward it, punish the quiet moves tried
     /// before it, and remember it as killer and counter-move.
-    pub(super) fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
-        let bonus = (depth * depth * HISTORY_BONUS_PER_DEPTH2).min(HISTORY_MAX / 2);
+    fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
+        let bonus = history_bonus(depth);
         let rows = self.continuation_rows(ply);
         let i = self.history_index(m);
         self.h.update_history(i, bonus);

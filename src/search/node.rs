@@ -142,6 +142,7 @@ impl Searcher<'_> {
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets = MoveList::new();
+        let mut captures = MoveList::new();
         let mut move_count = 0;
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
             let capture = self.pos.is_capture(m);
@@ -214,7 +215,9 @@ impl Searcher<'_> {
                     break;
                 }
             }
-            if !capture {
+            if capture {
+                captures.push(m);
+            } else {
                 quiets.push(m);
             }
         }
@@ -224,9 +227,9 @@ impl Searcher<'_> {
             return -(MATE - ply as i32);
         }
 
-        // Step 14. Learn from a quiet refutation.
-        if best >= beta && !self.pos.is_capture(best_move) {
-            self.reward_quiet(ply, best_move, &quiets, depth);
+        // Step 14. Learn from a refutation.
+        if best >= beta {
+            self.reward_cutoff(ply, best_move, &quiets, &captures, depth);
         }
 
         // Step 15. Remember the result.

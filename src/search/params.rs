@@ -86,6 +86,9 @@ pub const DELTA_MARGIN: i32 = 150;
 // depth^2 * HISTORY_BONUS_PER_DEPTH2 (at most HISTORY_MAX / 2).
 pub const HISTORY_MAX: i32 = 16_384;
 pub const HISTORY_BONUS_PER_DEPTH2: i32 = 16;
+// Capture history (same bounds and bonus) is added to MVV-LVA divided by
+// CAPTURE_HISTORY_DIV: at most about two pawns' worth of victim.
+pub const CAPTURE_HISTORY_DIV: i32 = 8;
 
 // Aspiration windows: from depth ASPIRATION_MIN_DEPTH, a window of
 // +-ASPIRATION_DELTA around the last score, growing by half plus

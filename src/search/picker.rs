@@ -2,10 +2,10 @@
 //! generated only when needed.
 //!
 //! 1. the hash move, checked for legality before anything is generated;
-//! 2. good captures (static exchange >= 0), by MVV-LVA;
+//! 2. good captures (static exchange >= 0), by MVV-LVA and capture history;
 //! 3. the killers and the counter-move, each checked for legality;
 //! 4. quiet moves, by history and continuation history (generated only now);
-//! 5. bad captures, by MVV-LVA.
+//! 5. bad captures, by MVV-LVA and capture history.
 //!
 //! Since most nodes that cut off do so on the hash move or a capture, most
 //! nodes never generate a quiet move, and only the captures actually
@@ -21,6 +21,7 @@
 //! the constants below); the search uses it to reduce and prune.
 
 use super::history::{Heuristics, NO_MOVE_ROW};
+use super::params::CAPTURE_HISTORY_DIV;
 use super::see::see_ge;
 use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
@@ -65,12 +66,15 @@ pub enum Mode {
     Evasions,
 }
 
-/// MVV-LVA: the most valuable victim first, then the least valuable attacker.
+/// A capture's ordering score: MVV-LVA (the most valuable victim first,
+/// then the least valuable attacker) plus its capture history, one
+/// `CAPTURE_HISTORY_DIV`th of it.
 #[inline(always)]
-fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).kind().index();
-    let attacker = pos.piece_at(m.from()).kind().index();
-    EXCHANGE_VALUES[victim] * 16 - EXCHANGE_VALUES[attacker] / 8
+fn capture_score(pos: &Position, h: &Heuristics, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).kind();
+    let attacker = pos.piece_at(m.from());
+    EXCHANGE_VALUES[victim.index()] * 16 - EXCHANGE_VALUES[attacker.kind().index()] / 8
+        + h.capture_score(attacker, m, victim) / CAPTURE_HISTORY_DIV
 }
 
 /// Swaps the best-scored move among `moves[from..end]` to `from` and
@@ -212,7 +216,7 @@ impl MovePicker {
                 Stage::GenCaptures => {
                     pos.generate(GenType::Captures, &mut self.moves);
                     for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = mvv_lva(pos, m);
+                        self.scores[i] = capture_score(pos, h, m);
                     }
                     self.cur = 0;
                     self.bad_end = 0;
@@ -288,9 +292,9 @@ impl MovePicker {
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if pos.is_capture(m) {
                             if see_ge(pos, m, 0) {
-                                GOOD_CAPTURE + mvv_lva(pos, m)
+                                GOOD_CAPTURE + capture_score(pos, h, m)
                             } else {
-                                BAD_CAPTURE + mvv_lva(pos, m)
+                                BAD_CAPTURE + capture_score(pos, h, m)
                             }
                         } else if m == self.refutations[0] {
                             KILLER_SCORE
@@ -450,7 +454,7 @@ mod tests {
                         "{} tt {tt} killers {k0} {k1} counter {counter}",
                         pos.to_fen()
                     );
-                    check_order(pos, &got, tt);
+                    check_order(pos, h, &got, tt);
                 }
             }
             // Quiescence: captures only (the hash move only if a capture),
@@ -468,7 +472,7 @@ mod tests {
                 "{} qsearch tt {tt}",
                 pos.to_fen()
             );
-            check_order(pos, &got, tt);
+            check_order(pos, h, &got, tt);
         }
     }
 
@@ -476,7 +480,7 @@ mod tests {
     /// good captures by MVV-LVA with a non-negative exchange, killers and
     /// counter-move, quiet moves by history, bad captures by MVV-LVA with a
     /// negative exchange.
-    fn check_order(pos: &Position, got: &[(Move, i32)], tt: Move) {
+    fn check_order(pos: &Position, h: &Heuristics, got: &[(Move, i32)], tt: Move) {
         let fen = pos.to_fen();
         if pos.is_legal(tt) && !tt.is_null() {
             let tt_first = got.first().map(|&(m, _)| m) == Some(tt);
@@ -506,12 +510,12 @@ mod tests {
             match stage {
                 1 => {
                     assert!(pos.is_capture(m) && see_ge(pos, m, 0), "{fen}: {m}");
-                    assert_eq!(s, GOOD_CAPTURE + mvv_lva(pos, m), "{fen}: {m}");
+                    assert_eq!(s, GOOD_CAPTURE + capture_score(pos, h, m), "{fen}: {m}");
                 }
                 2 | 3 => assert!(!pos.is_capture(m), "{fen}: {m} is not quiet"),
                 _ => {
                     assert!(pos.is_capture(m) && !see_ge(pos, m, 0), "{fen}: {m}");
-                    assert_eq!(s, BAD_CAPTURE + mvv_lva(pos, m), "{fen}: {m}");
+                    assert_eq!(s, BAD_CAPTURE + capture_score(pos, h, m), "{fen}: {m}");
                 }
             }
             last_stage = stage;
