@@ -31,6 +31,9 @@ cargo test --quiet --workspace --release -- --skip tactics_suite
 step "the network at another width (hidden-512: two blocks in the output sum)"
 cargo test --quiet --release -p chariot --features hidden-512 --test nnue
 
+step "the tuning build (tune: every search tunable a hidden option)"
+cargo test --quiet --release --features tune --test tune
+
 step "tactics suite (prints how many positions the search solves)"
 cargo test --quiet --release --test tactics -- --nocapture tactics_suite
 

@@ -332,6 +332,19 @@ impl Options {
                 Dialect::Uci => format!("option name {name} {body}"),
             });
         }
+        #[cfg(feature = "tune")]
+        for t in crate::search::params::TUNABLES {
+            let (name, value, min, max) =
+                (t.name, crate::search::params::tunable(t.name), t.min, t.max);
+            lines.push(match dialect {
+                Dialect::Ucci => {
+                    format!("option {name} type spin min {min} max {max} default {value}")
+                }
+                Dialect::Uci => {
+                    format!("option name {name} type spin default {value} min {min} max {max}")
+                }
+            });
+        }
         lines.push(
             match dialect {
                 Dialect::Ucci => "ucciok",
@@ -392,6 +405,10 @@ impl Options {
             (words[..split].join(" "), value)
         };
         let Some(def) = find(&name) else {
+            #[cfg(feature = "tune")]
+            if let Some(applied) = set_tunable(&name, value.as_deref()) {
+                return applied;
+            }
             return Err(OptionError::Unknown(xiangqi::types::truncate(&name)));
         };
         let value = value.unwrap_or_default();
@@ -530,6 +547,40 @@ fn fit_spin(x: f64, min: u64, max: u64, auto: Option<u64>) -> (u64, Option<Strin
         None
     };
     (v, why)
+}
+
+/// A tuning build's hidden option: the search tunable `name` set to
+/// `value` (a number, rounded; brought into the tunable's range with a
+/// note). `None` if no tunable has that name.
+#[cfg(feature = "tune")]
+fn set_tunable(name: &str, value: Option<&str>) -> Option<Result<Applied, OptionError>> {
+    use crate::search::params;
+    let t = params::TUNABLES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name.trim()))?;
+    let text = value.unwrap_or_default().trim();
+    let x = match text.parse::<f64>() {
+        Ok(x) if x.is_finite() => x.round(),
+        _ => {
+            return Some(Err(OptionError::BadValue {
+                name: t.name.to_string(),
+                value: xiangqi::types::truncate(text),
+                want: "a number",
+            }))
+        }
+    };
+    let asked = x.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+    let taken = params::set_tunable(t.name, asked)?;
+    let note = (f64::from(taken) != x).then(|| {
+        format!(
+            "option {} {text} is out of range ({} to {}); using {taken}",
+            t.name, t.min, t.max
+        )
+    });
+    Some(Ok(Applied {
+        effect: Effect::Set,
+        note,
+    }))
 }
 
 #[cfg(test)]

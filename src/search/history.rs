@@ -4,7 +4,7 @@
 //! between the moves of a game, and the killer moves kept per ply in the
 //! search stack.
 
-use super::params::{HISTORY_BONUS_PER_DEPTH2, HISTORY_MAX};
+use super::params::{history_bonus_per_depth2, history_max};
 use super::Searcher;
 use xiangqi::types::{Move, Piece, PieceKind, SQUARES};
 
@@ -28,17 +28,17 @@ const MOVE_KEYS: usize = 16 * SQUARES;
 /// The continuation-history row read when there is no earlier move.
 pub const NO_MOVE_ROW: usize = MOVE_KEYS;
 
-/// Gravity update: bounded by `HISTORY_MAX`, old knowledge fades.
+/// Gravity update: bounded by `history_max()`, old knowledge fades.
 #[inline(always)]
 fn gravity(h: i32, bonus: i32) -> i32 {
-    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    h + bonus - h * bonus.abs() / HISTORY_MAX
+    let bonus = bonus.clamp(-history_max(), history_max());
+    h + bonus - h * bonus.abs() / history_max()
 }
 
 /// What a refutation at `depth` earns in the history tables.
 #[inline(always)]
 fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS_PER_DEPTH2).min(HISTORY_MAX / 2)
+    (depth * depth * history_bonus_per_depth2()).min(history_max() / 2)
 }
 
 /// A move's key in the history tables: its piece and destination.

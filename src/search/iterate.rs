@@ -259,11 +259,11 @@ fn aspiration(
     iteration: u32,
 ) -> Option<RootResult> {
     let use_window =
-        depth >= ASPIRATION_MIN_DEPTH && margin == 0 && prev.is_some_and(|p| p.abs() < RULE_WIN);
+        depth >= aspiration_min_depth() && margin == 0 && prev.is_some_and(|p| p.abs() < RULE_WIN);
     let Some(center) = prev.filter(|_| use_window) else {
         return s.search_root(moves, depth, -INFINITY, INFINITY, margin);
     };
-    let mut delta = ASPIRATION_DELTA;
+    let mut delta = aspiration_delta();
     let (mut alpha, mut beta) = (center - delta, center + delta);
     loop {
         let r = s.search_root(moves, depth, alpha, beta, 0)?;
@@ -290,8 +290,8 @@ fn aspiration(
                 pv: r.pv.clone(),
             });
         }
-        delta += delta / 2 + ASPIRATION_GROWTH;
-        if delta > ASPIRATION_MAX_DELTA {
+        delta += delta / 2 + aspiration_growth();
+        if delta > aspiration_max_delta() {
             alpha = -INFINITY;
             beta = INFINITY;
         }

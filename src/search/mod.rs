@@ -22,7 +22,7 @@ mod history;
 mod iterate;
 pub mod limits;
 mod node;
-mod params;
+pub mod params;
 mod picker;
 mod rules;
 mod searcher;

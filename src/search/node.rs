@@ -84,16 +84,16 @@ impl Searcher<'_> {
         let cuts = self.selectivity;
         if !pv_node && !in_check && cuts.node_pruning {
             // Step 6. Razoring: hopeless at low depth unless a capture saves it.
-            if depth <= RAZOR_DEPTH && eval + RAZOR_BASE + RAZOR_PER_DEPTH * depth < alpha {
+            if depth <= razor_depth() && eval + razor_base() + razor_per_depth() * depth < alpha {
                 let score = self.quiesce(alpha, alpha + 1, ply, false);
                 if score <= alpha {
                     return score;
                 }
             }
             // Step 7. Reverse futility pruning.
-            if depth <= RFP_DEPTH
+            if depth <= rfp_depth()
                 && eval.abs() < RULE_WIN
-                && eval - RFP_PER_DEPTH * (depth - improving as i32) >= beta
+                && eval - rfp_per_depth() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
@@ -101,15 +101,15 @@ impl Searcher<'_> {
         if !pv_node && !in_check && cuts.null_move_and_reductions {
             // Step 8. Null move pruning.
             let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && beta.abs() < RULE_WIN
                 && !last_null
                 && self.has_big_pieces()
             {
-                let r = NMP_BASE
-                    + depth / NMP_DEPTH_DIV
-                    + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
+                let r = nmp_base()
+                    + depth / nmp_depth_div()
+                    + ((eval - beta) / nmp_eval_div()).min(nmp_eval_max());
                 self.stack[ply].mv = Move::NULL;
                 self.stack[ply].piece = Piece::NONE;
                 self.pos.make_null_move();
@@ -126,8 +126,9 @@ impl Searcher<'_> {
         }
 
         // Step 9. Internal iterative reduction: no hash move, a shallower search will do.
-        if tt_move.is_null() && depth >= IIR_MIN_DEPTH && pv_node && cuts.null_move_and_reductions {
-            depth -= IIR_REDUCTION;
+        if tt_move.is_null() && depth >= iir_min_depth() && pv_node && cuts.null_move_and_reductions
+        {
+            depth -= iir_reduction();
         }
 
         // Step 10. The moves, from the staged picker.
@@ -152,18 +153,18 @@ impl Searcher<'_> {
             // exchange >= 0, passes without a second look).
             if may_prune
                 && capture
-                && depth <= SEE_CAPTURE_DEPTH
+                && depth <= see_capture_depth()
                 && !(GOOD_CAPTURE..TT_MOVE_SCORE).contains(&order)
-                && !see_ge(&self.pos, m, -SEE_CAPTURE_PER_DEPTH * depth)
+                && !see_ge(&self.pos, m, -see_capture_per_depth() * depth)
             {
                 continue;
             }
             // Step 12. Late quiet moves and futile ones at low depth, unless
             // they give check (asked without making them).
             if may_prune && !capture {
-                let late = depth <= LMP_DEPTH && move_count > late_move_limit(depth, improving);
-                let futile = depth <= FUTILITY_DEPTH
-                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha;
+                let late = depth <= lmp_depth() && move_count > late_move_limit(depth, improving);
+                let futile = depth <= futility_depth()
+                    && eval + futility_base() + futility_per_depth() * depth <= alpha;
                 if (late || futile) && !self.pos.gives_check(m) {
                     continue;
                 }
@@ -175,7 +176,7 @@ impl Searcher<'_> {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check)
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH
+                if depth >= lmr_min_depth()
                     && cuts.null_move_and_reductions
                     && (!capture || order < 0)
                     && !in_check
@@ -184,15 +185,15 @@ impl Searcher<'_> {
                     let last = LMR_TABLE - 1;
                     r = self.lmr[(depth as usize).min(last)][move_count.min(last)];
                     if pv_node {
-                        r -= LMR_PV;
+                        r -= lmr_pv();
                     }
                     if !improving {
-                        r += LMR_NOT_IMPROVING;
+                        r += lmr_not_improving();
                     }
                     if order >= LOWEST_REFUTATION {
-                        r -= LMR_REFUTATION;
+                        r -= lmr_refutation();
                     } else if !capture {
-                        r -= order / LMR_HISTORY_DIV;
+                        r -= order / lmr_history_div();
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -295,7 +296,7 @@ impl Searcher<'_> {
                 }
                 // Delta pruning: even winning the piece would not reach alpha.
                 let victim = EXCHANGE_VALUES[self.pos.piece_at(m.to()).kind().index()];
-                if eval + victim + DELTA_MARGIN <= alpha {
+                if eval + victim + delta_margin() <= alpha {
                     continue;
                 }
             }

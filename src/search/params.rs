@@ -1,47 +1,166 @@
 //! Every tunable of the search in one place: pruning and reduction margins,
 //! the late-move reduction table, history, aspiration windows and time use.
 //! Depths are in plies, scores and margins in centipawns.
+//!
+//! The search's tunables are declared once, in `tunables!` below, each with
+//! its value, the range SPSA may move it in, and SPSA's step at the end of
+//! a run (`c_end`). Each is read through a function of its name
+//! (`razor_base()`). In a normal build that function returns the constant
+//! and costs nothing; in a build with the `tune` feature it reads a value
+//! that the hidden option of the same name sets at run time
+//! (`setoption name razor_base value 180`), so SPSA can play builds that
+//! differ only in their options. The time plan's constants (below, and in
+//! `limits`) are not tuned this way.
 
-// Step 6. Razoring: at depth <= RAZOR_DEPTH, an eval this far below alpha
-// goes straight to quiescence.
-pub const RAZOR_DEPTH: i32 = 3;
-pub const RAZOR_BASE: i32 = 200;
-pub const RAZOR_PER_DEPTH: i32 = 150;
+/// One tunable: its name (the function's and the option's), its value in
+/// the source, its range, and SPSA's step at the end of a run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub value: i32,
+    pub min: i32,
+    pub max: i32,
+    pub c_end: f64,
+}
 
-// Step 7. Reverse futility pruning: at depth <= RFP_DEPTH, an eval this far
-// above beta returns at once.
-pub const RFP_DEPTH: i32 = 7;
-pub const RFP_PER_DEPTH: i32 = 70;
+macro_rules! tunables {
+    ($($(#[$doc:meta])* $name:ident = $value:expr, $min:expr, $max:expr, $c_end:expr;)*) => {
+        /// Every tunable, in declaration order.
+        pub const TUNABLES: &[Tunable] = &[
+            $(Tunable { name: stringify!($name), value: $value, min: $min, max: $max, c_end: $c_end },)*
+        ];
 
-// Step 8. Null move pruning: reduction NMP_BASE + depth / NMP_DEPTH_DIV
-// + min((eval - beta) / NMP_EVAL_DIV, NMP_EVAL_MAX).
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE: i32 = 3;
-pub const NMP_DEPTH_DIV: i32 = 4;
-pub const NMP_EVAL_DIV: i32 = 150;
-pub const NMP_EVAL_MAX: i32 = 3;
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[cfg(feature = "tune")]
+        enum Index { $($name,)* }
 
-// Step 9. Internal iterative reduction of PV nodes without a hash move.
-pub const IIR_MIN_DEPTH: i32 = 6;
-pub const IIR_REDUCTION: i32 = 1;
+        #[cfg(feature = "tune")]
+        mod live {
+            use std::sync::atomic::AtomicI32;
+            /// The values in use, by `Index`.
+            pub static VALUES: [AtomicI32; super::TUNABLES.len()] = [$(AtomicI32::new($value),)*];
+        }
 
-// Step 11. Captures losing more than SEE_CAPTURE_PER_DEPTH * depth are
-// skipped at depth <= SEE_CAPTURE_DEPTH.
-pub const SEE_CAPTURE_DEPTH: i32 = 4;
-pub const SEE_CAPTURE_PER_DEPTH: i32 = 100;
+        $(
+            $(#[$doc])*
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $value
+            }
 
-// Step 12. Late move pruning (at depth <= LMP_DEPTH, after
-// `late_move_limit` moves) and futility pruning of quiet moves (at depth <=
-// FUTILITY_DEPTH, when eval + margin cannot reach alpha).
-pub const LMP_DEPTH: i32 = 5;
-pub const LMP_BASE: usize = 3;
-pub const FUTILITY_DEPTH: i32 = 6;
-pub const FUTILITY_BASE: i32 = 100;
-pub const FUTILITY_PER_DEPTH: i32 = 80;
+            $(#[$doc])*
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                live::VALUES[Index::$name as usize].load(std::sync::atomic::Ordering::Relaxed)
+            }
+        )*
+    };
+}
+
+/// The value in use of the tunable `name` (its constant in a normal build).
+#[cfg(feature = "tune")]
+pub fn tunable(name: &str) -> i32 {
+    TUNABLES.iter().position(|t| t.name == name).map_or(0, |i| {
+        live::VALUES[i].load(std::sync::atomic::Ordering::Relaxed)
+    })
+}
+
+/// Sets the tunable `name` to `value` (brought into its range) in a `tune`
+/// build, and returns the value taken; `None` if there is no such tunable.
+#[cfg(feature = "tune")]
+pub fn set_tunable(name: &str, value: i32) -> Option<i32> {
+    let i = TUNABLES
+        .iter()
+        .position(|t| t.name.eq_ignore_ascii_case(name))?;
+    let v = value.clamp(TUNABLES[i].min, TUNABLES[i].max);
+    live::VALUES[i].store(v, std::sync::atomic::Ordering::Relaxed);
+    Some(v)
+}
+
+tunables! {
+    // Step 6. Razoring: at depth <= razor_depth, an eval this far below
+    // alpha goes straight to quiescence.
+    razor_depth = 3, 1, 6, 0.5;
+    razor_base = 200, 0, 600, 20.0;
+    razor_per_depth = 150, 0, 400, 15.0;
+
+    // Step 7. Reverse futility pruning: at depth <= rfp_depth, an eval this
+    // far above beta returns at once.
+    rfp_depth = 7, 2, 12, 0.5;
+    rfp_per_depth = 70, 20, 200, 7.0;
+
+    // Step 8. Null move pruning: reduction nmp_base + depth / nmp_depth_div
+    // + min((eval - beta) / nmp_eval_div, nmp_eval_max).
+    nmp_min_depth = 3, 1, 6, 0.5;
+    nmp_base = 3, 1, 6, 0.5;
+    nmp_depth_div = 4, 2, 8, 0.5;
+    nmp_eval_div = 150, 50, 400, 15.0;
+    nmp_eval_max = 3, 1, 6, 0.5;
+
+    // Step 9. Internal iterative reduction of PV nodes without a hash move.
+    iir_min_depth = 6, 2, 10, 0.5;
+    iir_reduction = 1, 0, 3, 0.5;
+
+    // Step 11. Captures losing more than see_capture_per_depth * depth are
+    // skipped at depth <= see_capture_depth.
+    see_capture_depth = 4, 1, 8, 0.5;
+    see_capture_per_depth = 100, 20, 300, 10.0;
+
+    // Step 12. Late move pruning (at depth <= lmp_depth, after
+    // `late_move_limit` moves) and futility pruning of quiet moves (at
+    // depth <= futility_depth, when eval + margin cannot reach alpha).
+    lmp_depth = 5, 2, 10, 0.5;
+    lmp_base = 3, 0, 10, 0.5;
+    futility_depth = 6, 2, 10, 0.5;
+    futility_base = 100, 0, 300, 10.0;
+    futility_per_depth = 80, 20, 200, 8.0;
+
+    // Step 13. Late-move reductions, from depth lmr_min_depth: the table
+    // gives lmr_base_x100 / 100 + ln(depth) ln(move number) /
+    // (lmr_divisor_x100 / 100) (depths and move numbers beyond the table
+    // read its last row and column); PV nodes reduce lmr_pv less, nodes not
+    // improving lmr_not_improving more, killers and the counter-move
+    // lmr_refutation less, and quiet moves one ply less per lmr_history_div
+    // of ordering score (history plus continuation history).
+    lmr_min_depth = 3, 2, 5, 0.5;
+    lmr_base_x100 = 75, 0, 200, 8.0;
+    lmr_divisor_x100 = 225, 100, 400, 15.0;
+    lmr_pv = 1, 0, 3, 0.5;
+    lmr_not_improving = 1, 0, 3, 0.5;
+    lmr_refutation = 1, 0, 3, 0.5;
+    lmr_history_div = 16384, 4096, 65536, 1500.0;
+
+    // Quiescence: delta pruning skips a capture when even winning the piece
+    // plus this margin would not reach alpha.
+    delta_margin = 150, 0, 400, 15.0;
+
+    // History: scores stay within +-history_max (the continuation and
+    // capture tables are 16-bit); a refutation earns depth^2 *
+    // history_bonus_per_depth2 (at most history_max / 2). Capture history
+    // is added to MVV-LVA divided by capture_history_div.
+    history_max = 16384, 4096, 32000, 1000.0;
+    history_bonus_per_depth2 = 16, 4, 64, 2.0;
+    capture_history_div = 8, 2, 32, 1.0;
+
+    // Aspiration windows: from depth aspiration_min_depth, a window of
+    // +-aspiration_delta around the last score, growing by half plus
+    // aspiration_growth on each failure, and open once wider than
+    // aspiration_max_delta.
+    aspiration_min_depth = 4, 1, 8, 0.5;
+    aspiration_delta = 25, 5, 80, 3.0;
+    aspiration_growth = 10, 0, 50, 3.0;
+    aspiration_max_delta = 1000, 200, 3000, 100.0;
+
+    // Repetitions are judged with the chase rule (which costs a replay of
+    // the cycle) up to this ply, and by checks alone deeper.
+    chase_ply = 2, 0, 6, 0.5;
+}
 
 /// Moves searched at this depth before late quiet moves are pruned.
 pub fn late_move_limit(depth: i32, improving: bool) -> usize {
-    let base = LMP_BASE + (depth * depth) as usize;
+    let base = (lmp_base() + depth * depth).max(0) as usize;
     if improving {
         base
     } else {
@@ -49,59 +168,24 @@ pub fn late_move_limit(depth: i32, improving: bool) -> usize {
     }
 }
 
-// Step 13. Late-move reductions, from depth LMR_MIN_DEPTH: the table gives
-// LMR_BASE + ln(depth) ln(move number) / LMR_DIVISOR (depths and move
-// numbers beyond the table read its last row and column); PV nodes reduce
-// LMR_PV less, nodes not improving LMR_NOT_IMPROVING more, killers and the
-// counter-move LMR_REFUTATION less, and quiet moves one ply less per
-// LMR_HISTORY_DIV of ordering score (history plus continuation history).
-pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
+/// Size of the late-move reduction table (depths and move numbers).
 pub const LMR_TABLE: usize = 64;
-pub const LMR_PV: i32 = 1;
-pub const LMR_NOT_IMPROVING: i32 = 1;
-pub const LMR_REFUTATION: i32 = 1;
-pub const LMR_HISTORY_DIV: i32 = 16384;
 
 /// Late-move reductions by depth and move number.
 pub type Reductions = [[i32; LMR_TABLE]; LMR_TABLE];
 
 /// The late-move reduction table.
 pub fn reductions() -> Box<Reductions> {
+    let base = f64::from(lmr_base_x100()) / 100.0;
+    let divisor = f64::from(lmr_divisor_x100().max(1)) / 100.0;
     let mut t = Box::new([[0; LMR_TABLE]; LMR_TABLE]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
         }
     }
     t
 }
-
-// Quiescence: delta pruning skips a capture when even winning the piece
-// plus this margin would not reach alpha.
-pub const DELTA_MARGIN: i32 = 150;
-
-// History: scores stay within +-HISTORY_MAX; a quiet refutation earns
-// depth^2 * HISTORY_BONUS_PER_DEPTH2 (at most HISTORY_MAX / 2).
-pub const HISTORY_MAX: i32 = 16_384;
-pub const HISTORY_BONUS_PER_DEPTH2: i32 = 16;
-// Capture history (same bounds and bonus) is added to MVV-LVA divided by
-// CAPTURE_HISTORY_DIV: at most about two pawns' worth of victim.
-pub const CAPTURE_HISTORY_DIV: i32 = 8;
-
-// Aspiration windows: from depth ASPIRATION_MIN_DEPTH, a window of
-// +-ASPIRATION_DELTA around the last score, growing by half plus
-// ASPIRATION_GROWTH on each failure, and open once wider than
-// ASPIRATION_MAX_DELTA.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_DELTA: i32 = 25;
-pub const ASPIRATION_GROWTH: i32 = 10;
-pub const ASPIRATION_MAX_DELTA: i32 = 1000;
-
-/// Repetitions are judged with the chase rule (which costs a replay of the
-/// cycle) up to this ply, and by checks alone deeper.
-pub const CHASE_PLY: usize = 2;
 
 // Time: the soft limit scales with the stability of the best move (by the
 // number of iterations it has not changed), and grows by TIME_DROP_SCALE
@@ -112,3 +196,23 @@ pub const TIME_DROP_MARGIN: i32 = 40;
 
 /// The limits are polled every this many nodes (plus one; a mask).
 pub const POLL_MASK: u64 = 1023;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunables_are_named_once_and_start_inside_their_ranges() {
+        let mut names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TUNABLES.len(), "a name is declared twice");
+        for t in TUNABLES {
+            assert!(t.min <= t.value && t.value <= t.max, "{t:?}");
+            assert!(t.c_end > 0.0 && t.c_end < f64::from(t.max - t.min), "{t:?}");
+        }
+        // The functions read the declared values (in a tune build, until set).
+        assert_eq!(razor_base(), TUNABLES[1].value);
+        assert_eq!(chase_ply(), TUNABLES[TUNABLES.len() - 1].value);
+    }
+}

@@ -21,7 +21,7 @@
 //! the constants below); the search uses it to reduce and prune.
 
 use super::history::{Heuristics, NO_MOVE_ROW};
-use super::params::CAPTURE_HISTORY_DIV;
+use super::params::capture_history_div;
 use super::see::see_ge;
 use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
@@ -32,7 +32,7 @@ pub const TT_MOVE_SCORE: i32 = 1 << 30;
 /// Good captures (and captures evading check) score this plus MVV-LVA.
 pub const GOOD_CAPTURE: i32 = 1 << 28;
 /// The first killer scores this, the second one less, the counter-move two
-/// less; quiet moves score their history (below `HISTORY_MAX`).
+/// less; quiet moves score their history (below `history_max()`).
 pub const KILLER_SCORE: i32 = 1 << 27;
 /// The lowest score of a killer or the counter-move.
 pub const LOWEST_REFUTATION: i32 = KILLER_SCORE - 2;
@@ -68,13 +68,13 @@ pub enum Mode {
 
 /// A capture's ordering score: MVV-LVA (the most valuable victim first,
 /// then the least valuable attacker) plus its capture history, one
-/// `CAPTURE_HISTORY_DIV`th of it.
+/// `capture_history_div()`th of it.
 #[inline(always)]
 fn capture_score(pos: &Position, h: &Heuristics, m: Move) -> i32 {
     let victim = pos.piece_at(m.to()).kind();
     let attacker = pos.piece_at(m.from());
     EXCHANGE_VALUES[victim.index()] * 16 - EXCHANGE_VALUES[attacker.kind().index()] / 8
-        + h.capture_score(attacker, m, victim) / CAPTURE_HISTORY_DIV
+        + h.capture_score(attacker, m, victim) / capture_history_div()
 }
 
 /// Swaps the best-scored move among `moves[from..end]` to `from` and

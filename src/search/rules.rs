@@ -2,7 +2,7 @@
 //! check, and by the chase rule near the root), the move limit and
 //! insufficient material.
 
-use super::params::CHASE_PLY;
+use super::params::chase_ply;
 use super::{Searcher, MATE, RULE_WIN};
 use xiangqi::position::Position;
 use xiangqi::rules::{self, CycleVerdict, MOVE_LIMIT_PLIES};
@@ -23,7 +23,7 @@ impl Searcher<'_> {
         }
         let cycle_start = self.repetition()?;
         let us = pos.side_to_move();
-        let verdict = if ply <= CHASE_PLY {
+        let verdict = if ply as i32 <= chase_ply() {
             rules::judge_cycle(pos, cycle_start)
         } else {
             self.judge_by_checks(cycle_start)
