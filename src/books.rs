@@ -33,7 +33,7 @@ use xiangqi::{Move, Position};
 
 /// The built-in book, compiled into the engine and used when no
 /// `bookfiles` are set: Chariot's own, grown from its analysis by
-/// `chariot-tools book build --analyse` (the README gives the command).
+/// `chariot-tools book build --analyse` (docs/BOOKS.md gives the command).
 /// It is checked like any book file when the engine starts, and a test
 /// checks that it reads.
 pub const BUILTIN_BOOK: Option<&[u8]> = Some(include_bytes!("../books/chariot.dat"));

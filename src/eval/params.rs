@@ -3,7 +3,7 @@
 //! 1051095 positions of /work/data/combined.txt, 400 epochs at rate 1; K = 1.0816, error 0.100399 -> 0.094030
 //! (second round, from the first round's weights: combined.txt is the first
 //! round's 3,000 games followed by 6,000 games of commit 0d9656b, `tune gen
-//! --games 6000 --nodes 4000 --seed 2`; see the README)
+//! --games 6000 --nodes 4000 --seed 2`; see docs/EVALUATION.md)
 
 use super::layout;
 use super::Score;
