@@ -6,7 +6,8 @@
 
 use super::params::{history_bonus_per_depth2, history_max};
 use super::Searcher;
-use xiangqi::types::{Move, Piece, PieceKind, SQUARES};
+use xiangqi::position::Position;
+use xiangqi::types::{Color, Move, Piece, PieceKind, SQUARES};
 
 /// Move-ordering knowledge one search thread keeps between the moves of a
 /// game: history scores and counter-moves, both by moving piece and
@@ -21,7 +22,18 @@ pub struct Heuristics {
     continuation: Vec<i16>,
     /// Capture history: a score per (piece, destination, captured kind).
     captures: Vec<i16>,
+    /// Correction history: by side to move and a hash of both sides'
+    /// pawns, how far the searches' scores have come out from the static
+    /// evaluation, in 1/`CORRECTION_GRAIN` centipawns (a moving average).
+    correction: Vec<i32>,
 }
+
+/// Entries per side of the correction history (a power of two).
+const CORRECTION_SIZE: usize = 1 << 14;
+/// The correction history's fixed-point unit, per centipawn.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 256;
 
 /// Entries of a history table: one per piece (16 codes) and destination.
 const MOVE_KEYS: usize = 16 * SQUARES;
@@ -54,6 +66,7 @@ impl Heuristics {
             counters: vec![Move::NULL; MOVE_KEYS],
             continuation: vec![0; (MOVE_KEYS + 1) * MOVE_KEYS],
             captures: vec![0; MOVE_KEYS * 8],
+            correction: vec![0; 2 * CORRECTION_SIZE],
         }
     }
 
@@ -71,6 +84,35 @@ impl Heuristics {
                 *c = gravity(i32::from(*c), bonus) as i16;
             }
         }
+    }
+
+    /// The correction-history entry of a position.
+    fn correction_index(pos: &Position) -> usize {
+        let red = pos.pieces(Color::Red, PieceKind::Pawn).0;
+        let black = pos.pieces(Color::Black, PieceKind::Pawn).0;
+        let mix =
+            |x: u128, k: u64| ((x as u64) ^ ((x >> 64) as u64).rotate_left(29)).wrapping_mul(k);
+        let hash =
+            mix(red, 0x9E37_79B9_7F4A_7C15) ^ mix(black, 0xC2B2_AE3D_27D4_EB4F).rotate_left(17);
+        let side = pos.side_to_move() as usize;
+        side * CORRECTION_SIZE + (hash >> 50) as usize % CORRECTION_SIZE
+    }
+
+    /// The static evaluation `raw` of `pos`, corrected by what searches of
+    /// positions with the same pawns have found.
+    #[inline(always)]
+    pub(super) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        raw + self.correction[Self::correction_index(pos)] / CORRECTION_GRAIN
+    }
+
+    /// A search of `pos` to `depth` scored `score` where the static
+    /// evaluation said `raw`: moves the position's correction towards the
+    /// difference, more for deeper searches.
+    pub(super) fn update_correction(&mut self, pos: &Position, raw: i32, score: i32, depth: i32) {
+        let target = (score - raw).clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        let weight = (depth + 1).min(16);
+        let c = &mut self.correction[Self::correction_index(pos)];
+        *c = (*c * (256 - weight) + target * weight) / 256;
     }
 
     /// The capture history of `piece` taking a `victim` on `m`'s destination.

@@ -71,11 +71,17 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 5. Static evaluation.
-        let eval = match entry {
+        // Step 5. Static evaluation (the hash table keeps it raw), corrected
+        // by the correction history.
+        let raw_eval = match entry {
             _ if in_check => -INFINITY,
             Some(e) => e.eval,
             None => self.static_eval(ply),
+        };
+        let eval = if in_check {
+            raw_eval
+        } else {
+            self.h.corrected(&self.pos, raw_eval)
         };
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
@@ -233,16 +239,26 @@ impl Searcher<'_> {
             self.reward_cutoff(ply, best_move, &quiets, &captures, depth);
         }
 
-        // Step 15. Remember the result.
+        // Step 15. Remember the result, and how far it is from the static
+        // evaluation when it says so (a quiet best move, a bound on the
+        // right side, no decisive score).
         let bound = bound_of(best, alpha_orig, beta);
         self.tt.store(
             key,
             best_move,
             score_to_tt(best, ply),
-            eval,
+            raw_eval,
             depth as u32,
             bound,
         );
+        if !in_check
+            && (best_move.is_null() || !self.pos.is_capture(best_move))
+            && best.abs() < RULE_WIN
+            && !(bound == Bound::Lower && best <= eval)
+            && !(bound == Bound::Upper && best >= eval)
+        {
+            self.h.update_correction(&self.pos, raw_eval, best, depth);
+        }
         best
     }
 
@@ -267,15 +283,17 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let eval;
+        let (eval, raw_eval);
         let mut best;
         if in_check {
             // Every evasion, not just captures; none is mate (below).
             eval = -INFINITY;
+            raw_eval = -INFINITY;
             best = -INFINITY;
         } else {
             // Stand pat: the side to move may decline every capture.
-            eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
+            raw_eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
+            eval = self.h.corrected(&self.pos, raw_eval);
             best = eval;
             if best >= beta {
                 return best;
@@ -318,7 +336,7 @@ impl Searcher<'_> {
         }
         let bound = bound_of(best, alpha_orig, beta);
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         best
     }
 }
