@@ -9,71 +9,11 @@
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use common::{assert_legal, pipe};
+use std::time::Duration;
 use xiangqi::Position;
-
-/// Longest a script may take before the test calls it hung.
-const HANG: Duration = Duration::from_secs(120);
-
-/// What a piped run printed, how it ended, and how long it took after its
-/// input was closed.
-struct Run {
-    stdout: Vec<String>,
-    stderr: String,
-    code: i32,
-    after_eof: Duration,
-}
-
-/// Pipes `script` into a fresh engine, closes its input, and waits.
-fn pipe(script: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn chariot");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut text = String::new();
-        stdout.read_to_string(&mut text).expect("read stdout");
-        text
-    });
-    let err = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        stderr.read_to_end(&mut bytes).expect("read stderr");
-        String::from_utf8_lossy(&bytes).into_owned()
-    });
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(script).expect("write the script");
-    drop(stdin);
-    let closed = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status.code().unwrap_or(-1);
-        }
-        if closed.elapsed() > HANG {
-            let _ = child.kill();
-            panic!("the engine hung on its script");
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    };
-    let after_eof = closed.elapsed();
-    Run {
-        stdout: out
-            .join()
-            .expect("stdout thread")
-            .lines()
-            .map(str::to_string)
-            .collect(),
-        stderr: err.join().expect("stderr thread"),
-        code,
-        after_eof,
-    }
-}
 
 /// Each search's answer in order: the deepest `info depth` it printed and
 /// its `bestmove` line.
@@ -90,23 +30,6 @@ fn answers(lines: &[String]) -> Vec<(u32, String)> {
         }
     }
     found
-}
-
-/// The move of a `bestmove` line, checked legal in `pos` (and its ponder
-/// move legal after it).
-fn assert_legal(line: &str, pos: &Position) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(words.first(), Some(&"bestmove"), "{line}");
-    let m = pos
-        .parse_move(words[1])
-        .unwrap_or_else(|e| panic!("'{line}' in {}: {e}", pos.to_fen()));
-    if let Some(i) = words.iter().position(|w| *w == "ponder") {
-        let mut after = pos.clone();
-        after.make_move(m);
-        after
-            .parse_move(words[i + 1])
-            .unwrap_or_else(|e| panic!("ponder move of '{line}': {e}"));
-    }
 }
 
 #[test]

@@ -3,12 +3,15 @@
 //! position it answers. Timeouts are generous (the machine is shared): the
 //! stop latency itself is measured by scripts/stop_latency.py, not here.
 
+mod common;
+
+use common::assert_legal;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xiangqi::{Move, Position};
+use xiangqi::Position;
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -197,23 +200,6 @@ fn setup(fen: Option<&str>, moves: &[&str]) -> Position {
         pos.make_move(mv);
     }
     pos
-}
-
-/// Checks a `bestmove` line is a legal move (and its ponder move legal after it).
-fn assert_legal(line: &str, pos: &Position) -> Move {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(words[0], "bestmove", "{line}");
-    let m = pos
-        .parse_move(words[1])
-        .unwrap_or_else(|e| panic!("'{line}' in {}: {e}", pos.to_fen()));
-    if let Some(i) = words.iter().position(|w| *w == "ponder") {
-        let mut after = pos.clone();
-        after.make_move(m);
-        after
-            .parse_move(words[i + 1])
-            .unwrap_or_else(|e| panic!("ponder move of '{line}': {e}"));
-    }
-    m
 }
 
 const MATED: &str = "5k3/3r5/9/9/4r4/9/9/9/9/4K4 w - - 0 1";

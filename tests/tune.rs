@@ -4,40 +4,15 @@
 //! there is nothing to test here.
 #![cfg(feature = "tune")]
 
+mod common;
+
 use chariot::search::params::TUNABLES;
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
 
 /// Pipes `script` into the engine and returns its stdout and stderr.
 fn run(script: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn chariot");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(script.as_bytes())
-        .expect("write");
-    let (mut out, mut err) = (String::new(), String::new());
-    child
-        .stdout
-        .take()
-        .expect("stdout")
-        .read_to_string(&mut out)
-        .expect("read");
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut err)
-        .expect("read");
-    assert!(child.wait().expect("wait").success());
-    (out, err)
+    let run = common::pipe(script.as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    (run.stdout.join("\n"), run.stderr)
 }
 
 /// The nodes of the last `info depth` line.
