@@ -42,9 +42,13 @@
 //! - `params`: what is tuned: the search's tunables or an OpenBench file.
 //! - `tuner`: the schedule, the pairs, θ and its update.
 //! - `state`: the state file.
+//! - `play`: real pairs of games, through chariot-match.
 //! - `report`: the table and the lines for params.rs.
+//! - `cli`: the command.
 
+pub mod cli;
 pub mod params;
+pub mod play;
 pub mod report;
 pub mod state;
 pub mod tuner;
