@@ -34,6 +34,10 @@ cargo test --quiet --release -p chariot --features hidden-512 --test nnue
 step "the tuning build (tune: every search tunable a hidden option)"
 cargo test --quiet --release --features tune --test tune
 
+step "chariot-tools spsa end to end, against the tuning build"
+cargo build --quiet --release --features tune --target-dir target/tune
+CHARIOT_TUNE_BIN=target/tune/release/chariot cargo test --quiet -p chariot-tools --test spsa
+
 step "tactics suite (prints how many positions the search solves)"
 cargo test --quiet --release --test tactics -- --nocapture tactics_suite
 

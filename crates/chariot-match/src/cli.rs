@@ -195,7 +195,8 @@ fn boolean(what: &str, key: &str, v: &str) -> Result<bool, String> {
     }
 }
 
-fn parse_resign(words: &[String]) -> Result<ResignRule, String> {
+/// Reads `--resign`'s words: `movecount=N score=CP [twosided=true]`.
+pub fn parse_resign(words: &[String]) -> Result<ResignRule, String> {
     let mut rule = ResignRule {
         movecount: 0,
         score: 0,
@@ -214,7 +215,8 @@ fn parse_resign(words: &[String]) -> Result<ResignRule, String> {
     Ok(rule)
 }
 
-fn parse_draw(words: &[String]) -> Result<DrawRule, String> {
+/// Reads `--draw`'s words: `[movenumber=N] movecount=N score=CP`.
+pub fn parse_draw(words: &[String]) -> Result<DrawRule, String> {
     let mut rule = DrawRule {
         movenumber: 0,
         movecount: 0,

@@ -2,7 +2,7 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{book, datagen, dataset, gamefile, train, tune};
+use chariot_tools::{book, datagen, dataset, gamefile, spsa, train, tune};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -98,6 +98,10 @@ enum Command {
         #[command(subcommand)]
         command: book::Command,
     },
+    /// SPSA tuning of the search's tunables: game pairs between two
+    /// instances of a tuning build (--features tune) whose options differ
+    /// by ±c_k along random signs; see docs/SEARCH.md.
+    Spsa(spsa::cli::Args),
 }
 
 fn default_threads() -> usize {
@@ -189,6 +193,24 @@ fn run(cli: Cli) -> Result<()> {
             datagen::generate(&cfg, &stop)
         }
         Command::Tune { command } => tune::cli::run(command),
+        Command::Spsa(args) => {
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&stop);
+            ctrlc::set_handler(move || {
+                if flag.swap(true, Ordering::SeqCst) {
+                    eprintln!("spsa: interrupted again: exiting now (the state file is whole)");
+                    std::process::exit(130);
+                }
+                eprintln!("spsa: stopping; the pairs in play are dropped (again to exit at once)");
+            })
+            .context("cannot install the Ctrl-C handler")?;
+            if spsa::cli::run(args, &cache_dir().join("spsa"), &stop)?
+                == spsa::cli::Outcome::Interrupted
+            {
+                std::process::exit(130);
+            }
+            Ok(())
+        }
         Command::Book { command } => book::run(command),
         Command::Train {
             data,
