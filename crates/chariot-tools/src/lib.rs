@@ -1,5 +1,5 @@
-//! Chariot's data and training tools: self-play data generation and the
-//! game-data format, and opening-book curation.
+//! Chariot's data and training tools: self-play data generation, the
+//! game-data format and the merging of its shards, and opening-book curation.
 
 #![forbid(unsafe_code)]
 
@@ -7,5 +7,6 @@ pub mod book;
 pub mod datagen;
 pub mod dataset;
 pub mod gamefile;
+pub mod merge;
 pub mod train;
 pub mod tune;
