@@ -145,7 +145,7 @@ pub struct Cli {
     /// with the unsharded game numbers, openings, colours and seeds; merge
     /// the shards' result files with `chariot-match merge`. Under a Slurm
     /// array job the shard comes from SLURM_ARRAY_TASK_ID/_MIN/_COUNT when
-    /// this is not given.
+    /// this is not given (--shard 1/1 plays the whole match there).
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
 

@@ -601,9 +601,11 @@ impl Writer {
     /// another shard or another match, in one line.
     pub fn open(path: &Path, shard: Shard, settings: &Settings) -> Result<Opened, String> {
         let shown = path.display();
-        let existing = match std::fs::metadata(path) {
-            Ok(m) if m.len() > 0 => Some(read(path)?),
-            Ok(_) => None,
+        let head = header(shard, settings);
+        let existing = match std::fs::read(path) {
+            // Empty, or a header cut short as this run would write it.
+            Ok(bytes) if head.as_bytes().starts_with(&bytes) => None,
+            Ok(_) => Some(read(path)?),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(format!("cannot read {shown}: {e}")),
         };
@@ -614,8 +616,9 @@ impl Writer {
             .map_err(|e| format!("cannot open the result file {shown}: {e}"))?;
         let done = match existing {
             None => {
-                write_synced(&mut file, &header(shard, settings))
+                file.set_len(0)
                     .map_err(|e| format!("cannot write {shown}: {e}"))?;
+                write_synced(&mut file, &head).map_err(|e| format!("cannot write {shown}: {e}"))?;
                 Vec::new()
             }
             Some(old) => {
@@ -795,6 +798,45 @@ mod tests {
                 Err(e) => assert!(e.contains(needle), "{text:?}: {e}"),
             }
         }
+    }
+
+    #[test]
+    fn a_writer_resumes_its_own_file_and_refuses_others() {
+        let dir = std::env::temp_dir().join(format!("chariot-results-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.results");
+        let shard = Shard { k: 1, n: 2 };
+        // A header cut short (killed while starting) is written again.
+        let head = header(shard, &settings());
+        std::fs::write(&path, &head[..head.len() / 2]).unwrap();
+        let mut w = Writer::open(&path, shard, &settings()).unwrap();
+        assert!(w.done.is_empty());
+        w.writer.write(&game(1));
+        drop(w);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{head}{}", game(1).record())
+        );
+        // Resumed: the game is there.
+        let w = Writer::open(&path, shard, &settings()).unwrap();
+        assert_eq!(w.done, vec![game(1)]);
+        drop(w);
+        // Another shard, another match, something else: refused.
+        let other = Writer::open(&path, Shard { k: 2, n: 2 }, &settings()).err();
+        assert!(other
+            .unwrap()
+            .contains("holds shard 1/2 and this run is shard 2/2"));
+        let mut changed = settings();
+        changed[2].1 = "6".into();
+        let other = Writer::open(&path, shard, &changed).err();
+        assert!(other
+            .unwrap()
+            .contains("is of another match (games is '4' in one and '6' in the other)"));
+        std::fs::write(&path, "[Event \"x\"]\n").unwrap();
+        let other = Writer::open(&path, shard, &settings()).err();
+        assert!(other.unwrap().contains("not a chariot-match result file"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "[Event \"x\"]\n");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

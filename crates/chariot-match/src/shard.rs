@@ -13,7 +13,8 @@
 //! of `--shard`: K = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN + 1 and
 //! N = SLURM_ARRAY_TASK_COUNT, so `--array=0-3` and `--array=1-4` both give
 //! shards 1/4 … 4/4. The array must be a plain range (step 1, no list):
-//! anything else makes some K fall outside 1..=N, which is refused.
+//! anything else makes some K fall outside 1..=N, which is refused. A
+//! whole match inside an array task is `--shard 1/1`.
 
 use super::schedule::GameSpec;
 use std::fmt;
@@ -49,9 +50,14 @@ impl Shard {
     /// The shard of a Slurm array task, from the variables `get` returns;
     /// `Ok(None)` when the process is not an array task.
     pub fn from_slurm(get: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>, String> {
-        let (Some(id), Some(count)) = (get("SLURM_ARRAY_TASK_ID"), get("SLURM_ARRAY_TASK_COUNT"))
-        else {
+        let Some(id) = get("SLURM_ARRAY_TASK_ID") else {
             return Ok(None);
+        };
+        let Some(count) = get("SLURM_ARRAY_TASK_COUNT") else {
+            return Err(
+                "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard K/N"
+                    .to_string(),
+            );
         };
         let number = |name: &str, v: &str| {
             v.trim()
@@ -182,6 +188,10 @@ mod tests {
                     ("SLURM_ARRAY_TASK_COUNT", "5"),
                 ],
                 "SLURM_ARRAY_TASK_MIN is not",
+            ),
+            (
+                vec![("SLURM_ARRAY_TASK_ID", "2")],
+                "SLURM_ARRAY_TASK_COUNT is not",
             ),
             (
                 vec![

@@ -349,11 +349,17 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
         }
         results = Some(opened.writer);
     }
-    let games: Vec<GameSpec> = mine
+    let mut games: Vec<GameSpec> = mine
         .iter()
         .filter(|s| !done.contains_key(&s.number))
         .copied()
         .collect();
+    let mut outcome = Outcome::Completed;
+    if let (Some((_, _, at)), true) = (tally.sprt_result, cfg.sprt_stops) {
+        log::info!("the SPRT decided after {at} of the games already played: nothing to play");
+        games.clear();
+        outcome = Outcome::SprtDecided;
+    }
     let mut pgn_out = PgnOut::open(&cfg.pgn)?;
     log::info!(
         "{} games: {} {}, {} per pairing, {} openings from {}, {}, {} at once; PGN to {}",
@@ -398,7 +404,6 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     let progress = Progress::new(mine.len());
     let tc_tag = cfg.game.tc.pgn_tag();
     let date = pgn::today();
-    let mut outcome = Outcome::Completed;
     let pairs_wanted = cfg.sprt.is_none_or(|s| s.model == Model::Pentanomial);
 
     std::thread::scope(|scope| {

@@ -1365,3 +1365,61 @@ fn a_killed_shard_keeps_its_games_and_a_rerun_plays_only_the_missing_ones() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_match_its_sprt_stopped_is_not_played_on_when_run_again() {
+    let _serial = serial();
+    let dir = scratch("sprt-results");
+    let openings = startpos_openings(&dir);
+    let mover = fake_engine(&dir, "mover", "first_move", ":");
+    let resigner = fake_engine(&dir, "resigner", "echo 'bestmove i6i5 resign'", ":");
+    let results = dir.join("r.results").display().to_string();
+    let args = [
+        "--engine",
+        &format!("cmd={mover}"),
+        "--engine",
+        &format!("cmd={resigner}"),
+        "--games",
+        "200",
+        "--tc",
+        "5",
+        "--openings",
+        &openings,
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "--results",
+        &results,
+    ];
+    let first = run_match(&dir, &args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stdout.contains("SPRT decided after"),
+        "{}",
+        first.stdout
+    );
+    assert!(first.stdout.contains("H1 accepted"), "{}", first.stdout);
+    // (Games this fast may all finish before the collector reads the one
+    // that decided: every finished game is kept.)
+    let played = finished_numbers(&first.stdout).len();
+    let again = run_match(&dir, &args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        finished_numbers(&again.stdout).is_empty(),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        again.stderr.contains("the SPRT decided after") && again.stderr.contains("nothing to play"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again
+            .stdout
+            .contains(&format!("SPRT decided after {played} games")),
+        "{}",
+        again.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
