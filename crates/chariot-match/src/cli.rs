@@ -7,6 +7,7 @@ use super::clock::TimeControl;
 use super::engine::EngineSpec;
 use super::game::GameConfig;
 use super::schedule::Format;
+use super::shard::Shard;
 use super::stats::{Sprt, SprtModel};
 use clap::{ArgAction, ArgGroup, CommandFactory, FromArgMatches, Parser};
 use std::path::PathBuf;
@@ -22,7 +23,11 @@ const EXAMPLES: &str = "Examples:
   chariot-match --engine cmd=target/release/chariot --engine cmd=/usr/games/fairy-stockfish \\
       name=fsf option.Skill_Level=0 --games 20 --tc 5+0.05 -j 2
   chariot-match --engine cmd=./new --engine cmd=./old --tc 10+0.1 -j 2 \\
-      --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05";
+      --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+  chariot-match --engine cmd=./new --engine cmd=./old --nodes 5000 --games 2000 --shard 3/8
+  chariot-match merge match-*-of-8.results --pgn match.pgn    # the shards as one run
+
+`chariot-match merge --help` tells more of merging; docs/CLUSTER.md of Slurm and GNU parallel.";
 
 /// Engine-vs-engine matches for xiangqi engines speaking UCCI or UCI.
 #[derive(Parser, Debug)]
@@ -131,9 +136,25 @@ pub struct Cli {
           value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
 
-    /// PGN file the games are appended to.
-    #[arg(long, value_name = "FILE", default_value = "match.pgn")]
-    pub pgn: PathBuf,
+    /// PGN file the games are appended to [default: match.pgn, or
+    /// match-K-of-N.pgn for shard K/N].
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+
+    /// Play only shard K of N of the match (its game pairs K, K+N, K+2N, ...)
+    /// with the unsharded game numbers, openings, colours and seeds; merge
+    /// the shards' result files with `chariot-match merge`. Under a Slurm
+    /// array job the shard comes from SLURM_ARRAY_TASK_ID/_MIN/_COUNT when
+    /// this is not given (--shard 1/1 plays the whole match there).
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+
+    /// Result file: the match's settings, then every finished game with its
+    /// PGN. An existing file of the same shard and match is resumed: only
+    /// its missing games are played [default with a shard:
+    /// match-K-of-N.results; none otherwise].
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
 
     /// PGN Event tag.
     #[arg(long, default_value = "Chariot match")]
@@ -161,6 +182,10 @@ pub struct MatchConfig {
     pub pgn: PathBuf,
     pub event: String,
     pub site: String,
+    /// The share of the match this run plays (`Shard::WHOLE` for all).
+    pub shard: Shard,
+    /// Where the results are kept and resumed from, if anywhere.
+    pub results: Option<PathBuf>,
 }
 
 /// Splits `key=value` words into pairs, rejecting unknown keys.
@@ -236,7 +261,7 @@ pub fn parse_draw(words: &[String]) -> Result<DrawRule, String> {
 }
 
 /// The SPRT and whether it stops the match.
-fn parse_sprt(words: &[String]) -> Result<(Sprt, bool), String> {
+pub fn parse_sprt(words: &[String]) -> Result<(Sprt, bool), String> {
     let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
     let mut model = SprtModel::Pentanomial;
     let mut stops = true;
@@ -299,8 +324,32 @@ impl Cli {
         Ok(cli)
     }
 
-    /// Checks everything that can be checked without starting an engine.
+    /// Checks everything that can be checked without starting an engine;
+    /// the shard comes from `--shard` or else from Slurm's variables.
     pub fn into_config(self) -> Result<MatchConfig, String> {
+        self.into_config_with_env(|name| std::env::var(name).ok())
+    }
+
+    /// `into_config` with the environment given by `env`.
+    pub fn into_config_with_env(
+        self,
+        env: impl Fn(&str) -> Option<String>,
+    ) -> Result<MatchConfig, String> {
+        let shard = match self.shard {
+            Some(s) => Some(s),
+            None => {
+                let s = Shard::from_slurm(&env)?;
+                if let Some(s) = s {
+                    log::info!(
+                        "shard {s} from the Slurm array: SLURM_ARRAY_TASK_ID={} SLURM_ARRAY_TASK_MIN={} SLURM_ARRAY_TASK_COUNT={} (K = ID - MIN + 1, N = COUNT)",
+                        env("SLURM_ARRAY_TASK_ID").unwrap_or_default(),
+                        env("SLURM_ARRAY_TASK_MIN").unwrap_or_default(),
+                        env("SLURM_ARRAY_TASK_COUNT").unwrap_or_default()
+                    );
+                }
+                s
+            }
+        };
         let engines = self
             .engine_groups
             .iter()
@@ -324,9 +373,23 @@ impl Cli {
         };
         let parsed = self.sprt.as_deref().map(parse_sprt).transpose()?;
         let sprt = parsed.map(|(sprt, _)| sprt);
-        let sprt_stops = parsed.is_none_or(|(_, stops)| stops);
+        let mut sprt_stops = parsed.is_none_or(|(_, stops)| stops);
         if !sprt_stops && self.games.is_none() {
             return Err("--sprt … stop=false plays every game: give --games".to_string());
+        }
+        if let Some(s) = shard {
+            if sprt.is_some() && self.games.is_none() {
+                return Err(format!(
+                    "shard {s} of an SPRT plays all its games (the test is decided on the merged shards): give --games"
+                ));
+            }
+            if self.shuffle && self.seed.is_none() {
+                return Err(format!(
+                    "shard {s}: --shuffle needs --seed, so that every shard shuffles alike"
+                ));
+            }
+            // One shard cannot see the others' games.
+            sprt_stops = false;
         }
         if sprt.is_some() && engines.len() != 2 {
             return Err(format!(
@@ -374,9 +437,16 @@ impl Cli {
             sprt,
             sprt_stops,
             concurrency: usize::from(self.concurrency),
-            pgn: self.pgn,
+            pgn: self.pgn.unwrap_or_else(|| match shard {
+                Some(s) => PathBuf::from(format!("match-{}-of-{}.pgn", s.k, s.n)),
+                None => PathBuf::from("match.pgn"),
+            }),
             event: self.event,
             site: self.site.unwrap_or_else(host_name),
+            shard: shard.unwrap_or(Shard::WHOLE),
+            results: self.results.or_else(|| {
+                shard.map(|s| PathBuf::from(format!("match-{}-of-{}.results", s.k, s.n)))
+            }),
         })
     }
 }
@@ -386,10 +456,54 @@ mod tests {
     use super::*;
 
     fn parse(args: &str) -> Result<MatchConfig, String> {
+        parse_env(args, &[])
+    }
+
+    fn parse_env(args: &str, vars: &[(&str, &str)]) -> Result<MatchConfig, String> {
         let argv = std::iter::once("chariot-match").chain(args.split_whitespace());
         Cli::parse_args(argv)
             .map_err(|e| e.to_string())?
-            .into_config()
+            .into_config_with_env(|name| {
+                vars.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            })
+    }
+
+    #[test]
+    fn shards_from_the_command_line_or_slurm() {
+        let c = parse("-e cmd=a -e cmd=b --nodes 100").unwrap();
+        assert_eq!(
+            (c.shard, c.results, c.pgn),
+            (Shard::WHOLE, None, PathBuf::from("match.pgn"))
+        );
+        let c = parse("-e cmd=a -e cmd=b --nodes 100 --shard 2/4").unwrap();
+        assert_eq!(c.shard, Shard { k: 2, n: 4 });
+        assert_eq!(c.results, Some(PathBuf::from("match-2-of-4.results")));
+        assert_eq!(c.pgn, PathBuf::from("match-2-of-4.pgn"));
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ];
+        let c = parse_env("-e cmd=a -e cmd=b --nodes 100 --results r.txt", &slurm).unwrap();
+        assert_eq!(c.shard, Shard { k: 1, n: 3 });
+        assert_eq!(c.results, Some(PathBuf::from("r.txt")));
+        // --shard wins over Slurm's variables.
+        let c = parse_env("-e cmd=a -e cmd=b --nodes 100 --shard 1/1", &slurm).unwrap();
+        assert_eq!(c.shard, Shard::WHOLE);
+        // A sharded SPRT never stops a shard.
+        let c = parse("-e cmd=a -e cmd=b --nodes 100 --shard 1/2 --games 8 --sprt elo0=0 elo1=5")
+            .unwrap();
+        assert!(!c.sprt_stops);
+        for (args, needle) in [
+            ("--shard 0/2", "must be K/N"),
+            ("--shard 1/2 --sprt elo0=0 elo1=5", "give --games"),
+            ("--shard 1/2 --shuffle", "--shuffle needs --seed"),
+        ] {
+            let e = parse(&format!("-e cmd=a -e cmd=b --nodes 100 {args}")).unwrap_err();
+            assert!(e.contains(needle), "{args}: {e}");
+        }
     }
 
     #[test]

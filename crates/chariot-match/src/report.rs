@@ -119,6 +119,11 @@ impl EloBasis {
     }
 }
 
+/// `1 game`, `2 games`.
+pub fn count(n: usize, thing: &str) -> String {
+    format!("{n} {thing}{}", if n == 1 { "" } else { "s" })
+}
+
 fn percent(x: f64) -> String {
     if x.is_nan() {
         "-".to_string()

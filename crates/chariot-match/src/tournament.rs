@@ -11,8 +11,10 @@ use super::game::{self, GameRecord, Player};
 use super::openings::{self, Opening};
 use super::pgn;
 use super::report::{self, EloBasis, Progress, Standing};
+use super::results::{self, GameResult};
 use super::schedule::{self, Format, GameSpec};
-use super::stats::{Model, Penta, SprtState, Wdl};
+use super::shard::Shard;
+use super::stats::{Model, Penta, Sprt, SprtState, Wdl};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::collections::HashMap;
@@ -102,20 +104,37 @@ fn probe(cfg: &MatchConfig) -> Vec<Option<Player>> {
     players
 }
 
-/// What the collector knows so far.
-struct Tally {
-    standings: Vec<Standing>,
+/// What the collector knows so far: the standings, the pairs, the SPRT.
+/// `chariot-match merge` tallies the shards' games with it too, in game
+/// order, so that its report is the one a single run would print.
+pub struct Tally {
+    pub standings: Vec<Standing>,
     /// The first engine's results against all others (the progress bar's).
-    first: Wdl,
+    pub first: Wdl,
     /// Results of half-finished pairs: first engine of the pairing's points.
     open_pairs: HashMap<(usize, usize), f64>,
     /// Pentanomial counts of pairing 0 (the SPRT's, with two engines).
-    penta: Penta,
-    done: usize,
+    pub penta: Penta,
+    pub done: usize,
+    /// Where the SPRT first decided: its verdict, LLR and the games then.
+    pub sprt_result: Option<(SprtState, f64, usize)>,
 }
 
 impl Tally {
-    fn add(&mut self, spec: &GameSpec, game: &GameRecord, first_of_pairing: usize) {
+    pub fn new(engines: usize) -> Tally {
+        Tally {
+            standings: vec![Standing::default(); engines],
+            first: Wdl::default(),
+            open_pairs: HashMap::new(),
+            penta: Penta::default(),
+            done: 0,
+            sprt_result: None,
+        }
+    }
+
+    /// Counts a finished game; `first_of_pairing` is the pairing's first
+    /// engine.
+    pub fn add(&mut self, spec: &GameSpec, game: &GameRecord, first_of_pairing: usize) {
         self.standings[spec.red].add(game, Color::Red);
         self.standings[spec.black].add(game, Color::Black);
         if spec.red == 0 {
@@ -147,6 +166,78 @@ impl Tally {
             }
         }
         self.done += 1;
+    }
+
+    /// The SPRT's LLR after the games so far; remembers where it first
+    /// decided, and says whether that was now.
+    pub fn check_sprt(&mut self, sprt: &Sprt) -> (f64, bool) {
+        let llr = sprt.llr_of(&self.first, &self.penta);
+        let state = sprt.state(llr);
+        let now = state != SprtState::Continue && self.sprt_result.is_none();
+        if now {
+            self.sprt_result = Some((state, llr, self.done));
+        }
+        (llr, now)
+    }
+}
+
+/// The line printed for each finished game.
+pub fn game_line(number: usize, red: &str, black: &str, result: &str, reason: &str) -> String {
+    format!("Finished game {number} ({red} vs {black}): {result} {{{reason}}}")
+}
+
+/// Prints the final report: the heading, the table, the pairs line of a
+/// two-engine match, and the SPRT's verdict. `stops` says whether the SPRT
+/// was to stop the match.
+pub fn print_report(
+    heading: &str,
+    names: &[String],
+    tally: &Tally,
+    sprt: Option<Sprt>,
+    stops: bool,
+) {
+    report::say(heading);
+    // The Elo of the report is pentanomial unless the SPRT is trinomial.
+    let pairs_wanted = sprt.is_none_or(|s| s.model == Model::Pentanomial);
+    let basis = EloBasis::choose(&tally.standings, pairs_wanted);
+    report::say(report::table(names, &tally.standings, basis).trim_end());
+    if names.len() == 2 {
+        report::say(&report::pairs_line(
+            &names[0],
+            &names[1],
+            &tally.standings[0],
+            basis,
+        ));
+    }
+    if let Some(sprt) = sprt {
+        let llr = sprt.llr_of(&tally.first, &tally.penta);
+        let (lo, hi) = sprt.bounds();
+        let all_games = llr;
+        let sprt_result = tally.sprt_result;
+        let verdict = match sprt_result.map(|(s, _, _)| s).unwrap_or(sprt.state(llr)) {
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "no decision yet",
+        };
+        let llr = sprt_result.map_or(llr, |(_, l, _)| l);
+        let mut verdict = verdict.to_string();
+        if let (false, Some((_, _, at))) = (stops, sprt_result) {
+            verdict.push_str(&format!(
+                " after {at} games; all {} games: LLR {all_games:.3}",
+                tally.done
+            ));
+        }
+        report::say(&format!(
+            "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {llr:.3}, bounds [{lo:.3}, {hi:.3}]: {verdict}",
+            match sprt.model {
+                Model::Pentanomial => "pentanomial",
+                Model::Trinomial => "trinomial",
+            },
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta
+        ));
     }
 }
 
@@ -183,14 +274,23 @@ impl PgnOut {
     }
 }
 
+/// The order the suite's openings are played in: as in the file, or
+/// shuffled by `shuffle`'s seed (the same order for every shard).
+pub fn opening_order(count: usize, shuffle: Option<u64>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..count).collect();
+    if let Some(seed) = shuffle {
+        order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+    }
+    order
+}
+
 /// Runs the match. Returns how it ended, or a message when it cannot start.
 pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     install_ctrlc();
     let interrupts_at_start = INTERRUPTS.load(Ordering::SeqCst);
     let openings = openings::load(cfg.openings.as_deref())?;
-    let mut order: Vec<usize> = (0..openings.len()).collect();
+    let order = opening_order(openings.len(), cfg.shuffle);
     if let Some(seed) = cfg.shuffle {
-        order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
         log::info!("openings shuffled with seed {seed}");
     }
 
@@ -206,12 +306,64 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
         return Err("fewer than two engines can play".to_string());
     }
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-    let games = schedule::schedule(cfg.format, players.len(), cfg.games_per_pairing, &order);
+    let full = schedule::schedule(cfg.format, players.len(), cfg.games_per_pairing, &order);
+    let mine = cfg.shard.select(&full);
     let pairings = schedule::pairings(cfg.format, players.len());
+    let first_of = |spec: &GameSpec| pairings.get(spec.pairing).map_or(spec.red, |p| p.0);
+    let mut tally = Tally::new(players.len());
+
+    // The result file: games an earlier run of this shard finished are
+    // counted, not played again.
+    let mut results = None;
+    let mut done = HashMap::new();
+    if let Some(path) = &cfg.results {
+        if players.len() != cfg.engines.len() {
+            return Err(format!(
+                "keeping results ({}) needs every engine: the schedule is the whole match's",
+                path.display()
+            ));
+        }
+        let settings = results::match_settings(&cfg, &names, &openings);
+        let opened = results::Writer::open(path, cfg.shard, &settings)?;
+        for g in opened.done {
+            let spec = mine.iter().find(|s| s.number == g.number);
+            match spec {
+                Some(s) if (s.red, s.black, s.opening) == (g.red, g.black, g.opening) => {
+                    done.insert(g.number, g);
+                }
+                _ => {
+                    return Err(format!(
+                        "{}: game {} is not one of shard {}'s games as scheduled; give another --results",
+                        path.display(),
+                        g.number,
+                        cfg.shard
+                    ))
+                }
+            }
+        }
+        for spec in mine.iter().filter(|s| done.contains_key(&s.number)) {
+            tally.add(spec, &done[&spec.number].outcome(), first_of(spec));
+            if let Some(sprt) = cfg.sprt {
+                tally.check_sprt(&sprt);
+            }
+        }
+        results = Some(opened.writer);
+    }
+    let mut games: Vec<GameSpec> = mine
+        .iter()
+        .filter(|s| !done.contains_key(&s.number))
+        .copied()
+        .collect();
+    let mut outcome = Outcome::Completed;
+    if let (Some((_, _, at)), true) = (tally.sprt_result, cfg.sprt_stops) {
+        log::info!("the SPRT decided after {at} of the games already played: nothing to play");
+        games.clear();
+        outcome = Outcome::SprtDecided;
+    }
     let mut pgn_out = PgnOut::open(&cfg.pgn)?;
     log::info!(
         "{} games: {} {}, {} per pairing, {} openings from {}, {}, {} at once; PGN to {}",
-        games.len(),
+        full.len(),
         players.len(),
         match cfg.format {
             Format::RoundRobin => "engines round robin",
@@ -228,23 +380,30 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
         cfg.concurrency,
         cfg.pgn.display()
     );
+    if cfg.shard != Shard::WHOLE {
+        log::info!(
+            "shard {}: {} of the {} games (numbers {})",
+            cfg.shard,
+            mine.len(),
+            full.len(),
+            results::ranges(mine.iter().map(|g| g.number))
+        );
+    }
+    if let Some(path) = &cfg.results {
+        log::info!(
+            "results kept in {}: {} already there, {} to play",
+            path.display(),
+            report::count(done.len(), "game"),
+            games.len()
+        );
+    }
 
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(GameSpec, GameRecord)>();
-    let mut tally = Tally {
-        standings: vec![Standing::default(); players.len()],
-        first: Wdl::default(),
-        open_pairs: HashMap::new(),
-        penta: Penta::default(),
-        done: 0,
-    };
-    let progress = Progress::new(games.len());
+    let progress = Progress::new(mine.len());
     let tc_tag = cfg.game.tc.pgn_tag();
     let date = pgn::today();
-    let mut outcome = Outcome::Completed;
-    let mut sprt_result = None;
-    // The Elo of the report is pentanomial unless the SPRT is trinomial.
     let pairs_wanted = cfg.sprt.is_none_or(|s| s.model == Model::Pentanomial);
 
     std::thread::scope(|scope| {
@@ -278,10 +437,9 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
-            let first = pairings.get(spec.pairing).map_or(spec.red, |p| p.0);
-            tally.add(&spec, &record, first);
+            tally.add(&spec, &record, first_of(&spec));
             let (red, black) = (&names[spec.red], &names[spec.black]);
-            pgn_out.write(&pgn::write_game(
+            let text = pgn::write_game(
                 &pgn::Tags {
                     event: &cfg.event,
                     site: &cfg.site,
@@ -292,12 +450,17 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
                     time_control: &tc_tag,
                 },
                 &record,
-            ));
-            report::say(&format!(
-                "Finished game {} ({red} vs {black}): {} {{{}}}",
+            );
+            if let Some(r) = results.as_mut() {
+                r.write(&GameResult::of(&spec, &record, text.clone()));
+            }
+            pgn_out.write(&text);
+            report::say(&game_line(
                 spec.number,
+                red,
+                black,
                 record.result(),
-                record.reason
+                &record.reason,
             ));
             let first_basis = EloBasis::choose(&tally.standings[..1], pairs_wanted);
             let mut message = format!(
@@ -309,18 +472,14 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
                 tally.standings[0].elo(first_basis.model())
             );
             if let Some(sprt) = cfg.sprt {
-                let llr = sprt.llr_of(&tally.first, &tally.penta);
+                let (llr, decided_now) = tally.check_sprt(&sprt);
                 let (lo, hi) = sprt.bounds();
                 message.push_str(&format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})"));
-                let state = sprt.state(llr);
-                if state != SprtState::Continue && sprt_result.is_none() {
-                    sprt_result = Some((state, llr, tally.done));
-                    if cfg.sprt_stops {
-                        if outcome == Outcome::Completed {
-                            outcome = Outcome::SprtDecided;
-                        }
-                        stop.store(true, Ordering::SeqCst);
+                if decided_now && cfg.sprt_stops {
+                    if outcome == Outcome::Completed {
+                        outcome = Outcome::SprtDecided;
                     }
+                    stop.store(true, Ordering::SeqCst);
                 }
             }
             progress.update(tally.done, message);
@@ -329,58 +488,28 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     progress.finish();
 
     // The report.
-    let total = games.len();
-    match outcome {
-        Outcome::Completed => report::say(&format!("\nMatch finished: {} games", tally.done)),
-        Outcome::SprtDecided => report::say(&format!(
+    let total = mine.len();
+    let whose = if cfg.shard == Shard::WHOLE {
+        "Match".to_string()
+    } else {
+        format!("Shard {} of the match", cfg.shard)
+    };
+    let heading = match outcome {
+        Outcome::Completed => format!("\n{whose} finished: {} games", tally.done),
+        Outcome::SprtDecided => format!(
             "\nSPRT decided after {} games (of at most {total})",
             tally.done
-        )),
-        Outcome::Interrupted => report::say(&format!(
-            "\nMatch interrupted: {} of {total} games finished",
+        ),
+        Outcome::Interrupted => format!(
+            "\n{whose} interrupted: {} of {total} games finished",
             tally.done
-        )),
-    }
-    let basis = EloBasis::choose(&tally.standings, pairs_wanted);
-    report::say(report::table(&names, &tally.standings, basis).trim_end());
-    if players.len() == 2 {
-        report::say(&report::pairs_line(
-            &names[0],
-            &names[1],
-            &tally.standings[0],
-            basis,
-        ));
-    }
-    if let Some(sprt) = cfg.sprt {
-        let llr = sprt.llr_of(&tally.first, &tally.penta);
-        let (lo, hi) = sprt.bounds();
-        let all_games = llr;
-        let verdict = match sprt_result.map(|(s, _, _)| s).unwrap_or(sprt.state(llr)) {
-            SprtState::AcceptH1 => "H1 accepted",
-            SprtState::AcceptH0 => "H0 accepted",
-            SprtState::Continue => "no decision yet",
-        };
-        let llr = sprt_result.map_or(llr, |(_, l, _)| l);
-        let mut verdict = verdict.to_string();
-        if let (false, Some((_, _, at))) = (cfg.sprt_stops, sprt_result) {
-            verdict.push_str(&format!(
-                " after {at} games; all {} games: LLR {all_games:.3}",
-                tally.done
-            ));
-        }
-        report::say(&format!(
-            "SPRT ({}, elo0={} elo1={} alpha={} beta={}): LLR {llr:.3}, bounds [{lo:.3}, {hi:.3}]: {verdict}",
-            match sprt.model {
-                Model::Pentanomial => "pentanomial",
-                Model::Trinomial => "trinomial",
-            },
-            sprt.elo0,
-            sprt.elo1,
-            sprt.alpha,
-            sprt.beta
-        ));
-    }
+        ),
+    };
+    print_report(&heading, &names, &tally, cfg.sprt, cfg.sprt_stops);
     report::say(&format!("Games saved to {}", cfg.pgn.display()));
+    if let Some(path) = &cfg.results {
+        report::say(&format!("Results kept in {}", path.display()));
+    }
     Ok(outcome)
 }
 

@@ -1061,3 +1061,365 @@ fn a_move_that_crosses_stop_leaves_no_stray_answer_for_the_next_go() {
     assert!(g.reason.contains("resigns"), "{}", g.reason);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `chariot-match merge` with `args`: exit status, stdout, stderr.
+fn run_merge(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(runner())
+        .arg("merge")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let run = (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    );
+    eprintln!(
+        "--- chariot-match merge {} (exit {})\n{}{}",
+        args.join(" "),
+        run.0,
+        run.1,
+        run.2
+    );
+    run
+}
+
+/// A deterministic match: fixed nodes, books off, so that the same game
+/// is the same moves whichever process plays it.
+fn fixed_node_match(engine: &str, games: &str) -> Vec<String> {
+    [
+        "--engine",
+        engine,
+        "name=first",
+        "--engine",
+        engine,
+        "name=second",
+        "option.hashsize=8",
+        "--each",
+        "option.usebook=false",
+        "--games",
+        games,
+        "--nodes",
+        "2000",
+        "--shuffle",
+        "--seed",
+        "5",
+        "--sprt",
+        "elo0=-50",
+        "elo1=50",
+        "stop=false",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// The report of a run or a merge: every line before the one naming the
+/// PGN file.
+fn report_of(stdout: &str) -> String {
+    stdout
+        .lines()
+        .take_while(|l| !l.starts_with("Games saved") && !l.starts_with("Merged "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The game numbers of a run's "Finished game N" lines.
+fn finished_numbers(stdout: &str) -> Vec<usize> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("Finished game "))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .collect()
+}
+
+#[test]
+fn shards_merged_are_the_unsharded_match_and_merge_refuses_what_does_not_fit() {
+    let _serial = serial();
+    let dir = scratch("shards");
+    let engine = format!("cmd={}", chariot());
+    let base = fixed_node_match(&engine, "10");
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut a = base.clone();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+
+    // The whole match in one process, one game at a time.
+    let whole = run_match(&dir, &as_refs(&with(&["-j", "1"])));
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    // Three shards, each in its own directory (each appends to its own PGN).
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let sub = dir.join(format!("shard{k}"));
+        std::fs::create_dir_all(&sub).unwrap();
+        let results = sub.join("r.results").display().to_string();
+        let shard = format!("{k}/3");
+        let run = run_match(
+            &sub,
+            &as_refs(&with(&["--shard", &shard, "--results", &results])),
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("shard {k}/3: ")),
+            "{}",
+            run.stderr
+        );
+        files.push(results);
+    }
+    let merged_pgn = dir.join("merged.pgn").display().to_string();
+    let mut args: Vec<&str> = files.iter().rev().map(String::as_str).collect();
+    args.extend(["--pgn", &merged_pgn]);
+    let (code, stdout, _) = run_merge(&args);
+    assert_eq!(code, 0);
+    // The same report, line for line: games, W/D/L, pairs, Elo, LOS, SPRT.
+    assert_eq!(report_of(&stdout), report_of(&whole.stdout));
+    assert!(stdout.contains("SPRT (pentanomial"), "{stdout}");
+    // The same games, move for move, in game order.
+    let one = parse_pgn(&whole.pgn);
+    let merged = parse_pgn(&std::fs::read_to_string(&merged_pgn).unwrap());
+    assert_eq!(one.len(), 10);
+    assert_eq!(merged.len(), 10);
+    for (i, (a, b)) in one.iter().zip(&merged).enumerate() {
+        assert_eq!(b.tag("Round"), (i + 1).to_string());
+        for tag in ["Round", "Red", "Black", "FEN", "Result", "Opening"] {
+            assert_eq!(a.tag(tag), b.tag(tag), "game {}", i + 1);
+        }
+        assert_eq!(a.moves, b.moves, "game {}", i + 1);
+        check_game(b);
+    }
+
+    // Refusals, each in one line on stderr, exit status 2.
+    let refused = |args: &[&str], needle: &str| {
+        let (code, stdout, stderr) = run_merge(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(stdout.is_empty());
+    };
+    let f: Vec<&str> = files.iter().map(String::as_str).collect();
+    // A file given twice, and a shard given twice (a copy of its file).
+    refused(&[f[0], f[1], f[0]], "is given twice");
+    let copy = dir.join("copy.results").display().to_string();
+    std::fs::copy(f[1], &copy).unwrap();
+    refused(&[f[0], f[1], &copy, f[2]], "shard 2/3 is given twice");
+    // A shard of another match: another node count.
+    let other = dir.join("other.results").display().to_string();
+    let text = std::fs::read_to_string(f[2]).unwrap();
+    std::fs::write(
+        &other,
+        text.replace("setting limit 2000 nodes", "setting limit 3000 nodes"),
+    )
+    .unwrap();
+    refused(
+        &[f[0], f[1], &other],
+        "are shards of different matches: limit is '2000 nodes' in one and '3000 nodes' in the other",
+    );
+    // Overlapping games: shard 2/3 holds pair 2 (games 3-4), as does 2/4.
+    let sub = dir.join("quarter");
+    std::fs::create_dir_all(&sub).unwrap();
+    let quarter = sub.join("q.results").display().to_string();
+    let run = run_match(
+        &sub,
+        &as_refs(&with(&["--shard", "2/4", "--results", &quarter])),
+    );
+    assert_eq!(run.code, 0);
+    refused(&[f[1], &quarter], "game 3 is in both");
+    // Missing games, named with their shard.
+    refused(
+        &[f[0], f[2]],
+        "4 of 10 games are missing: shard 2/3 (no file given): 3-4, 9-10",
+    );
+    // Not a result file; the PGN to write is one of the inputs.
+    refused(&[&whole_pgn(&dir)], "not a chariot-match result file");
+    refused(&[f[0], "--pgn", f[0]], "is one of the result files");
+    // --partial reports on the games there are.
+    let (code, stdout, stderr) = run_merge(&[f[0], f[2], "--partial", "--pgn", &merged_pgn]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("Match merged: 6 of 10 games (4 missing)"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("shard 2/3 (no file given): 3-4, 9-10"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn as_refs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn whole_pgn(dir: &Path) -> String {
+    dir.join("match.pgn").display().to_string()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_shard_keeps_its_games_and_a_rerun_plays_only_the_missing_ones() {
+    let _serial = serial();
+    let dir = scratch("killed");
+    let engine = format!("cmd={}", chariot());
+    let results = dir.join("s.results");
+    let mut args = fixed_node_match(&engine, "16");
+    args.extend(
+        [
+            "--shard",
+            "2/2",
+            "--results",
+            &results.display().to_string(),
+            "--pgn",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    args.push(dir.join("first.pgn").display().to_string());
+    // Shard 2/2 plays pairs 2, 4, 6, 8: games 3-4, 7-8, 11-12, 15-16.
+    let shard_games = [3, 4, 7, 8, 11, 12, 15, 16];
+    let mut child = Command::new(runner())
+        .args(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while stdout.read_line(&mut line).unwrap() > 0 && !line.starts_with("Finished game") {
+        line.clear();
+    }
+    // As Slurm's time limit or a node failure would: no chance to clean up.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let first = std::fs::read_to_string(&results).unwrap();
+    let kept: Vec<usize> = first
+        .lines()
+        .filter_map(|l| l.strip_prefix("end game "))
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(
+        !kept.is_empty() && kept.len() < shard_games.len(),
+        "{kept:?}"
+    );
+    // A record torn by the kill, as a write cut short leaves it.
+    std::fs::write(
+        &results,
+        format!("{first}game 15 red=1 black=2 opening=3 result=1-0 end=normal fault=-\nreason Red mates\n| [Event \"Ch"),
+    )
+    .unwrap();
+
+    // The rerun, with the same arguments: only the missing games.
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = run_match(&dir, &refs[..refs.len() - 2]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("torn last record"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "{} already there, {} to play",
+            if kept.len() == 1 {
+                "1 game".to_string()
+            } else {
+                format!("{} games", kept.len())
+            },
+            shard_games.len() - kept.len()
+        )),
+        "{}",
+        run.stderr
+    );
+    let played = finished_numbers(&run.stdout);
+    let mut all: Vec<usize> = kept.iter().chain(&played).copied().collect();
+    all.sort();
+    assert_eq!(all, shard_games, "kept {kept:?}, played {played:?}");
+    // The shard's report counts its games of both runs.
+    assert!(
+        run.stdout
+            .contains("Shard 2/2 of the match finished: 8 games"),
+        "{}",
+        run.stdout
+    );
+    // The file now holds every game of the shard once, and a third run
+    // plays nothing.
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(text.matches("\nend game ").count(), 8);
+    let again = run_match(&dir, &refs[..refs.len() - 2]);
+    assert_eq!(again.code, 0);
+    assert!(
+        finished_numbers(&again.stdout).is_empty(),
+        "{}",
+        again.stdout
+    );
+    // Another match's rerun in the same file is refused.
+    let mut other = refs[..refs.len() - 2].to_vec();
+    let at = other.iter().position(|a| *a == "2000").unwrap();
+    other[at] = "3000";
+    let refused = run_match(&dir, &other);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains(
+            "is of another match (limit is '2000 nodes' in one and '3000 nodes' in the other)"
+        ),
+        "{}",
+        refused.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_match_its_sprt_stopped_is_not_played_on_when_run_again() {
+    let _serial = serial();
+    let dir = scratch("sprt-results");
+    let openings = startpos_openings(&dir);
+    let mover = fake_engine(&dir, "mover", "first_move", ":");
+    let resigner = fake_engine(&dir, "resigner", "echo 'bestmove i6i5 resign'", ":");
+    let results = dir.join("r.results").display().to_string();
+    let args = [
+        "--engine",
+        &format!("cmd={mover}"),
+        "--engine",
+        &format!("cmd={resigner}"),
+        "--games",
+        "200",
+        "--tc",
+        "5",
+        "--openings",
+        &openings,
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "--results",
+        &results,
+    ];
+    let first = run_match(&dir, &args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stdout.contains("SPRT decided after"),
+        "{}",
+        first.stdout
+    );
+    assert!(first.stdout.contains("H1 accepted"), "{}", first.stdout);
+    // (Games this fast may all finish before the collector reads the one
+    // that decided: every finished game is kept.)
+    let played = finished_numbers(&first.stdout).len();
+    let again = run_match(&dir, &args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(
+        finished_numbers(&again.stdout).is_empty(),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        again.stderr.contains("the SPRT decided after") && again.stderr.contains("nothing to play"),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again
+            .stdout
+            .contains(&format!("SPRT decided after {played} games")),
+        "{}",
+        again.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

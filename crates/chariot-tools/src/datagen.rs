@@ -26,7 +26,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Instant;
 
 /// Games per chunk (about 40 KB); an interruption loses at most these.
-const CHUNK_GAMES: usize = 64;
+pub const CHUNK_GAMES: usize = 64;
 /// A side whose score stays beyond this for `WIN_PLIES` plies in a row,
 /// by both sides' searches, is adjudicated the winner.
 const WIN_SCORE: i32 = 1000;

@@ -1,5 +1,6 @@
-//! Chariot's data and training tools: self-play data generation and the
-//! game-data format, opening-book curation, and SPSA tuning of the search.
+//! Chariot's data and training tools: self-play data generation, the
+//! game-data format and the merging of its shards, opening-book curation,
+//! and SPSA tuning of the search.
 
 #![forbid(unsafe_code)]
 
@@ -7,6 +8,7 @@ pub mod book;
 pub mod datagen;
 pub mod dataset;
 pub mod gamefile;
+pub mod merge;
 pub mod spsa;
 pub mod train;
 pub mod tune;

@@ -2,7 +2,7 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{book, datagen, dataset, gamefile, spsa, train, tune};
+use chariot_tools::{book, datagen, dataset, gamefile, merge, spsa, train, tune};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -93,6 +93,17 @@ enum Command {
     },
     /// Checks a game-data file: chunks, games, positions, damage.
     Check { file: PathBuf },
+    /// Merges the shards of a datagen run (`--shard K/N`) into the file one
+    /// unsharded run writes, byte for byte; refuses shards of different
+    /// runs or nets, a shard given twice, overlapping or missing games.
+    Merge {
+        /// The shards' files, in any order.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// The merged file (must not exist yet).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Opening books in ElephantEye's BOOK.DAT format: probe, stats, build.
     Book {
         #[command(subcommand)]
@@ -263,6 +274,46 @@ fn run(cli: Cli) -> Result<()> {
                 "train: done in {:.0} s; nets in {}",
                 started.elapsed().as_secs_f64(),
                 cfg.out.display()
+            );
+            Ok(())
+        }
+        Command::Merge { files, out } => {
+            let inputs = files
+                .iter()
+                .map(|f| {
+                    std::fs::read(f)
+                        .map(|bytes| (f.display().to_string(), bytes))
+                        .with_context(|| format!("cannot read {}", f.display()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let merged = merge::merge(&inputs)?;
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&out)
+                .with_context(|| {
+                    format!(
+                        "cannot create {} (the merge never overwrites a file)",
+                        out.display()
+                    )
+                })?;
+            use std::io::Write;
+            file.write_all(&merged.bytes)
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            println!(
+                "{}: {} games (seed {}, {} nodes, {}) from {} file{}",
+                out.display(),
+                merged.games,
+                merged.run.seed,
+                merged.run.nodes,
+                if merged.run.eval == 0 {
+                    "classical evaluation".to_string()
+                } else {
+                    format!("net {:016x}", merged.run.eval)
+                },
+                files.len(),
+                if files.len() == 1 { "" } else { "s" }
             );
             Ok(())
         }

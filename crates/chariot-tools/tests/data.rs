@@ -1,14 +1,16 @@
 //! The game-data format and the generator: round trips, damage of every
 //! kind reported (never a panic) with the good chunks kept, determinism for
-//! a seed, disjoint shards, and resuming an interrupted run.
+//! a seed, disjoint shards, resuming an interrupted run, and merging shards
+//! into the unsharded run's file byte for byte, refusing what does not fit.
 
 use chariot::nnue::{Network, HIDDEN, INPUTS};
 use chariot::xiangqi::{Move, Position};
-use chariot_tools::datagen::{self, Config};
+use chariot_tools::datagen::{self, Config, CHUNK_GAMES};
 use chariot_tools::gamefile::{
     encode_chunk, read_chunks, Damage, Ending, GameRecord, Outcome, RunId, HEADER_LEN, UNSCORED,
     V1_HEADER_LEN,
 };
+use chariot_tools::merge::merge;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -281,4 +283,130 @@ fn version_1_chunks_are_read_as_classical_self_play() {
     assert_eq!(chunks[0].header.run, RunId { eval: 0, ..RUN });
     assert_eq!(chunks[1].header.run, RUN);
     assert_eq!(chunks[1].offset, v1.len());
+}
+
+/// Shard `k` of `n` of `games` as datagen writes it: the shard's games
+/// `k - 1 + j n`, in chunks of 64 counted from the shard's first game.
+fn shard_bytes(run: RunId, games: &[GameRecord], k: u16, n: u16) -> Vec<u8> {
+    let mine: Vec<GameRecord> = games
+        .iter()
+        .skip(usize::from(k - 1))
+        .step_by(usize::from(n))
+        .cloned()
+        .collect();
+    let run = RunId {
+        shard: (k, n),
+        ..run
+    };
+    mine.chunks(CHUNK_GAMES)
+        .enumerate()
+        .flat_map(|(i, c)| encode_chunk(run, (i * CHUNK_GAMES) as u32, c))
+        .collect()
+}
+
+fn input(name: &str, bytes: Vec<u8>) -> (String, Vec<u8>) {
+    (name.to_string(), bytes)
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_file_byte_for_byte() {
+    // Real runs: three shards of a 7-game run, merged, are the whole run.
+    let dir = scratch("merge");
+    let stop = AtomicBool::new(false);
+    let whole = dir.join("whole.cxgd");
+    datagen::generate(&config(whole.clone(), 7, (1, 1), 1), &stop).unwrap();
+    let mut inputs = Vec::new();
+    for k in [3, 1, 2] {
+        let p = dir.join(format!("part{k}.cxgd"));
+        datagen::generate(&config(p.clone(), 7, (k, 3), 1), &stop).unwrap();
+        inputs.push(input(&p.display().to_string(), std::fs::read(&p).unwrap()));
+    }
+    let merged = merge(&inputs).unwrap();
+    assert_eq!(merged.games, 7);
+    assert_eq!(merged.bytes, std::fs::read(&whole).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Many chunks: 300 games in 7 shards, in chunks of 64 as datagen
+    // writes them, merge into the chunks an unsharded run writes.
+    let mut rng = StdRng::seed_from_u64(11);
+    let games: Vec<GameRecord> = (0..300).map(|_| random_game(&mut rng)).collect();
+    let inputs: Vec<_> = (1..=7)
+        .map(|k| input(&format!("s{k}"), shard_bytes(RUN, &games, k, 7)))
+        .collect();
+    assert_eq!(
+        merge(&inputs).unwrap().bytes,
+        shard_bytes(RUN, &games, 1, 1)
+    );
+}
+
+#[test]
+fn merge_refuses_shards_that_do_not_fit_in_one_line() {
+    let mut rng = StdRng::seed_from_u64(12);
+    let games: Vec<GameRecord> = (0..40).map(|_| random_game(&mut rng)).collect();
+    let part = |k, n| shard_bytes(RUN, &games, k, n);
+    let refused = |inputs: Vec<(String, Vec<u8>)>, needle: &str| {
+        let e = format!("{:#}", merge(&inputs).unwrap_err());
+        assert!(!e.contains('\n') && e.contains(needle), "{e}");
+    };
+    // Another seed, other nodes, another net.
+    for (other, needle) in [
+        (RunId { seed: 8, ..RUN }, "s1 and s2 are of different runs: seed 7, 100 nodes, net 0123456789ab against seed 8"),
+        (RunId { nodes: 200, ..RUN }, "of different runs"),
+        (RunId { eval: 0, ..RUN }, "played by different evaluations: seed 7, 100 nodes, net 0123456789ab against seed 7, 100 nodes, the classical evaluation"),
+    ] {
+        refused(
+            vec![input("s1", part(1, 2)), input("s2", shard_bytes(other, &games, 2, 2))],
+            needle,
+        );
+    }
+    // A shard given twice.
+    refused(
+        vec![
+            input("a", part(1, 2)),
+            input("b", part(2, 2)),
+            input("c", part(1, 2)),
+        ],
+        "shard 1/2 is given twice: a and c",
+    );
+    // Overlapping games: shard 1/2 holds the even games, 3/4 games 2, 6, …
+    refused(
+        vec![input("half", part(1, 2)), input("quarter", part(3, 4))],
+        "game 2 of the run is in both half (shard 1/2) and quarter (shard 3/4): the shards overlap",
+    );
+    // Missing games: a shard left out, or one that stops short.
+    refused(
+        vec![input("a", part(1, 3)), input("c", part(3, 3))],
+        "13 of the run's first 40 games are missing: shard 2/3 (no file given): 1, 4, 7",
+    );
+    let mut short = part(2, 3);
+    let chunks = read_chunks(&short).0;
+    assert_eq!(chunks.len(), 1);
+    let cut: Vec<GameRecord> = chunks[0].games[..5].to_vec();
+    short = encode_chunk(
+        RunId {
+            shard: (2, 3),
+            ..RUN
+        },
+        0,
+        &cut,
+    );
+    refused(
+        vec![
+            input("a", part(1, 3)),
+            input("b", short),
+            input("c", part(3, 3)),
+        ],
+        "shard 2/3 (b stops short): 16, 19",
+    );
+    // A damaged chunk: its checksum fails.
+    let mut damaged = part(2, 2);
+    let last = damaged.len() - 1;
+    damaged[last] ^= 0x55;
+    refused(
+        vec![input("a", part(1, 2)), input("b", damaged)],
+        "b: a chunk whose games fail their checksum at byte 0",
+    );
+    // A file whose chunks are of two shards.
+    let mixed = [part(1, 2), shard_bytes(RUN, &games, 2, 2)].concat();
+    refused(vec![input("m", mixed)], "m: the chunk at byte");
 }
