@@ -1,5 +1,6 @@
 //! Chariot's data and training tools: self-play data generation and the
-//! game-data format, opening-book curation, and SPSA tuning of the search.
+//! game-data format, opening-book curation, SPSA tuning of the search, and
+//! the fit of the engine's win/draw/loss model.
 
 #![forbid(unsafe_code)]
 
@@ -10,3 +11,4 @@ pub mod gamefile;
 pub mod spsa;
 pub mod train;
 pub mod tune;
+pub mod wdl;
