@@ -441,11 +441,8 @@ pub fn render(title: &str, groups: &[Group]) -> String {
         "{title:>16} {:>9}   {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}   {:>5}",
         "positions", "W", "D", "L", "W", "D", "L", "|err|"
     );
-    let _ = writeln!(
-        out,
-        "{:>16} {:>9}   {:^17}   {:^17}",
-        "", "", "predicted %", "observed %"
-    );
+    let units = format!("{:>46}{:>20}", "predicted %", "observed %");
+    let _ = writeln!(out, "{units}");
     for g in groups {
         let p = g.predicted.map(|v| 100.0 * v);
         let o = g.observed.map(|v| 100.0 * v);
