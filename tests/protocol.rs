@@ -338,6 +338,94 @@ fn uci_handshake_and_options() {
         .any(|l| l.contains(" score cp ") && l.contains(" pv ")));
 }
 
+/// The `wdl W D L` of an `info … score …` line: `None` if it has none,
+/// and a panic if it is not right after the score (`cp N` or `mate N` in
+/// UCI, a bare number in UCCI) or not three per mille summing to 1000.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let score = words.iter().position(|&w| w == "score")?;
+    let at = words.iter().position(|&w| w == "wdl")?;
+    let after_score = if matches!(words.get(score + 1), Some(&"cp" | &"mate")) {
+        score + 3
+    } else {
+        score + 2
+    };
+    assert_eq!(at, after_score, "wdl right after the score: {line}");
+    let odds: Vec<u32> = words[at + 1..at + 4]
+        .iter()
+        .map(|w| w.parse().unwrap_or_else(|_| panic!("per mille in {line}")))
+        .collect();
+    assert_eq!(odds.iter().sum::<u32>(), 1000, "{line}");
+    Some([odds[0], odds[1], odds[2]])
+}
+
+/// The `info` lines of a search that carry a score.
+fn scored(infos: &[String]) -> Vec<&String> {
+    let lines: Vec<&String> = infos
+        .iter()
+        .filter(|l| l.starts_with("info ") && l.contains(" score "))
+        .collect();
+    assert!(!lines.is_empty(), "no scored info line in {infos:?}");
+    lines
+}
+
+#[test]
+fn win_draw_loss_odds_when_asked_in_both_dialects() {
+    let dialects = [
+        (
+            Engine::uci(),
+            "UCI_ShowWDL",
+            "name UCI_ShowWDL value",
+            "string",
+        ),
+        (Engine::ucci(), "showwdl", "showwdl", "message"),
+    ];
+    for (mut e, name, set, tell) in dialects {
+        let set = format!("setoption {set}");
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 5");
+        let (_, infos) = e.bestmove();
+        for l in scored(&infos) {
+            assert_eq!(wdl_of(l), None, "off by default: {l}");
+        }
+        e.send(&format!("{set} true"));
+        e.send("go depth 5");
+        let (_, infos) = e.bestmove();
+        for l in scored(&infos) {
+            let [w, d, l_] = wdl_of(l).unwrap_or_else(|| panic!("no wdl in {l}"));
+            assert!(
+                d > 0 && w < 1000 && l_ < 1000,
+                "an opening is not decided: {l}"
+            );
+        }
+        e.send(&format!("position fen {MATE_IN_ONE}"));
+        e.send("go depth 3");
+        let (_, infos) = e.bestmove();
+        let last = scored(&infos).pop().expect("a line");
+        assert_eq!(wdl_of(last), Some([1000, 0, 0]), "{last}");
+        e.send(&format!("{set} maybe"));
+        let refused = e.until(|l| l.starts_with("info"));
+        let want =
+            format!("info {tell} option {name}: value 'maybe' is not true or false; unchanged");
+        assert_eq!(refused.last(), Some(&want));
+        e.send(&format!("{set} false"));
+        e.send("position startpos");
+        e.send("go depth 3");
+        let (_, infos) = e.bestmove();
+        for l in scored(&infos) {
+            assert_eq!(wdl_of(l), None, "off again: {l}");
+        }
+    }
+    // UCCI's `go depth 0`, the static evaluation, has the odds too.
+    let mut e = Engine::ucci();
+    e.send("setoption showwdl true");
+    e.send("position startpos");
+    e.send("go depth 0");
+    let line = e.until(|l| l.starts_with("info depth 0 score"));
+    let line = line.last().expect("a line");
+    assert!(wdl_of(line).is_some(), "{line}");
+}
+
 #[test]
 fn every_go_mode_gives_one_legal_bestmove() {
     let modes = [

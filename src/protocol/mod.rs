@@ -606,7 +606,10 @@ impl Controller {
                     };
                     self.send(line);
                 }
-                Output::Eval(score) => self.send(&format!("info depth 0 score {score}")),
+                Output::Eval(score) => {
+                    let wdl = self.wdl_text(score);
+                    self.send(&format!("info depth 0 score {score}{wdl}"));
+                }
                 Output::Book(b) => self.tell_gui(&format!(
                     "book move {} (weight {} of {})",
                     b.mv, b.weight, b.total
@@ -658,13 +661,14 @@ impl Controller {
             },
             _ => info.score.clamp(-MATE, MATE).to_string(),
         };
+        let wdl = self.wdl_text(info.score);
         let bound = match info.bound {
             Some(Bound::Lower) => " lowerbound",
             Some(Bound::Upper) => " upperbound",
             _ => "",
         };
         self.send(&format!(
-            "info depth {} seldepth {}{multipv} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+            "info depth {} seldepth {}{multipv} score {score}{wdl}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.nodes,
@@ -672,6 +676,18 @@ impl Controller {
             info.time_ms,
             pv.join(" ")
         ));
+    }
+
+    /// ` wdl W D L`, the odds in per mille of `score` (side to move's view)
+    /// in the position searched, when `UCI_ShowWDL` is on; else nothing.
+    fn wdl_text(&self, score: i32) -> String {
+        match self.engine.position() {
+            Some(pos) if self.options.show_wdl => {
+                let [w, d, l] = crate::wdl::wdl(score, pos);
+                format!(" wdl {w} {d} {l}")
+            }
+            _ => String::new(),
+        }
     }
 }
 

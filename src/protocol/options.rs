@@ -71,6 +71,9 @@ pub struct Options {
     pub evalfile: String,
     pub randomness: Randomness,
     pub multipv: u64,
+    /// `UCI_ShowWDL`: every `info … score` line also gives the win, draw
+    /// and loss odds (`crate::wdl`).
+    pub show_wdl: bool,
     pub move_overhead_ms: u64,
     /// ElephantEye's `idle` (how much CPU to leave to others): accepted and
     /// kept; Chariot never busy-waits, and a search uses what it is given.
@@ -96,6 +99,7 @@ impl Default for Options {
             evalfile: crate::nets::BUILTIN_NAME.to_string(),
             randomness: Randomness::None,
             multipv: 1,
+            show_wdl: false,
             move_overhead_ms: 30,
             idle: Level::None,
             pruning: Level::Large,
@@ -123,6 +127,7 @@ enum Id {
     EvalFile,
     Randomness,
     MultiPv,
+    ShowWdl,
     MoveOverhead,
     Promotion,
     Idle,
@@ -178,7 +183,7 @@ const RANDOMNESS_NAMES: [&str; 6] = ["none", "tiny", "small", "medium", "large",
 /// looks for it); the ElephantEye options that are not UCI's have no UCI
 /// name but are accepted in both dialects like every other.
 #[rustfmt::skip]
-const DEFS: [Def; 19] = [
+const DEFS: [Def; 20] = [
     def(Id::UseMillisec, "usemillisec", "", Kind::Check),
     def(Id::Promotion, "promotion", "", Kind::Check),
     def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
@@ -197,6 +202,7 @@ const DEFS: [Def; 19] = [
     def(Id::Knowledge, "knowledge", "", Kind::Combo(&LEVELS)),
     def(Id::Randomness, "randomness", "Randomness", Kind::Combo(&RANDOMNESS_NAMES)),
     def(Id::MultiPv, "multipv", "MultiPV", spin(1, 128)),
+    def(Id::ShowWdl, "showwdl", "UCI_ShowWDL", Kind::Check),
     def(Id::MoveOverhead, "moveoverhead", "Move Overhead", spin(0, 5000)),
 ];
 
@@ -374,6 +380,7 @@ impl Options {
                 .map_or("none", |(n, _, _, _)| n)
                 .to_string(),
             Id::MultiPv => self.multipv.to_string(),
+            Id::ShowWdl => self.show_wdl.to_string(),
             Id::MoveOverhead => self.move_overhead_ms.to_string(),
             Id::Promotion => "false".to_string(),
             Id::Idle => self.idle.name().to_string(),
@@ -457,6 +464,10 @@ impl Options {
             }
             Id::UseBook => {
                 self.usebook = check()?;
+                Effect::Set
+            }
+            Id::ShowWdl => {
+                self.show_wdl = check()?;
                 Effect::Set
             }
             Id::Debug => {
@@ -659,6 +670,15 @@ mod tests {
         assert_eq!(o.bookfiles, "a.obk;b.obk");
         assert_eq!(set(&mut o, "bookfiles <empty>"), Ok(Effect::BookFiles));
         assert_eq!(o.bookfiles, "");
+        assert!(!o.show_wdl, "UCI_ShowWDL is off by default");
+        assert_eq!(set(&mut o, "name UCI_ShowWDL value true"), Ok(Effect::Set));
+        assert!(o.show_wdl);
+        assert_eq!(set(&mut o, "showwdl false"), Ok(Effect::Set));
+        assert!(!o.show_wdl);
+        assert!(matches!(
+            set(&mut o, "showwdl perhaps"),
+            Err(OptionError::BadValue { .. })
+        ));
     }
 
     #[test]
@@ -759,8 +779,10 @@ mod tests {
         ] {
             assert!(ucci.iter().any(|l| l == line), "{line} in {ucci:?}");
         }
+        assert!(ucci.contains(&"option showwdl type check default false".to_string()));
         let uci = o.handshake(Dialect::Uci);
         assert!(uci.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
+        assert!(uci.contains(&"option name UCI_ShowWDL type check default false".to_string()));
         assert!(!uci
             .iter()
             .any(|l| l.contains("promotion") || l.contains("pruning")));

@@ -1,6 +1,7 @@
 //! Chariot's data and training tools: self-play data generation, the
 //! game-data format and the merging of its shards, opening-book curation,
-//! and SPSA tuning of the search.
+//! SPSA tuning of the search, and the fit of the engine's win/draw/loss
+//! model.
 
 #![forbid(unsafe_code)]
 
@@ -12,3 +13,4 @@ pub mod merge;
 pub mod spsa;
 pub mod train;
 pub mod tune;
+pub mod wdl;

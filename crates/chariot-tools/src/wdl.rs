@@ -1,0 +1,749 @@
+//! Fitting the engine's win/draw/loss model (`chariot::wdl`) to self-play
+//! games (`chariot-tools wdl`), and checking it on games the fit never saw.
+//!
+//! Every game is replayed with the rules core. Each searched position (a
+//! score recorded, the side to move not in check, the score neither a mate
+//! nor a win by the rules) gives a sample: the score, the material on the
+//! board, and how the game ended for the side to move. Every
+//! `holdout`th game is held out. The eight coefficients of `a(x)` and
+//! `b(x)` are fitted to the other games by maximum likelihood, with Fisher
+//! scoring (Newton's method with the expected Hessian, which is never
+//! indefinite) damped as Levenberg and Marquardt do: a step that would not
+//! lower the negative log-likelihood is refused and the damping raised. So
+//! is a step that takes `a` or `b` below a centipawn anywhere in the range
+//! of material the engine meets: the model must give every position odds
+//! of all three results, not only the positions it was fitted to.
+//!
+//! On the held-out games, the positions are grouped by score (buckets of
+//! `width` centipawns centred on multiples of it, the two tails beyond
+//! `range` lumped together) and by material; each group's observed win,
+//! draw and loss rates are set against the mean of the model's predictions
+//! for its positions. Positions of one game are alike, so a few hundred
+//! held-out games leave each bucket's rates several points of noise; with
+//! `--cross-validate` each `holdout`th of the games is held out in turn and
+//! predicted by the fit on the others, so that the table covers every game
+//! (the constants printed stay those of the fit without the last share).
+
+use crate::dataset::LoadReport;
+use crate::gamefile::{self, UNSCORED};
+use anyhow::{bail, Context, Result};
+use chariot::search::{MAX_PLY, RULE_WIN};
+use chariot::wdl::{material, material_fraction, sigmoid, Model, START_MATERIAL};
+use chariot::xiangqi::{Color, Position};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// How a game ended for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result3 {
+    Loss = 0,
+    Draw = 1,
+    Win = 2,
+}
+
+/// One searched position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The search's score, side to move's view, centipawns.
+    pub score: i16,
+    /// Both sides' material (`chariot::wdl::material`).
+    pub material: i32,
+    pub result: Result3,
+    /// The number of its game, which decides whether it is held out.
+    pub game: u32,
+}
+
+impl Sample {
+    /// The model's variable: the score as a float and the material fraction.
+    fn point(&self) -> (f64, f64) {
+        (f64::from(self.score), material_fraction(self.material))
+    }
+}
+
+/// Whether a position of a game is a sample: searched, not in check, and
+/// the score neither a mate nor a win by the rules (the engine calls those
+/// certain without the model).
+pub fn is_wdl_position(pos: &Position, score: i16) -> bool {
+    score != UNSCORED && i32::from(score).abs() < RULE_WIN - MAX_PLY as i32 && !pos.in_check()
+}
+
+/// The samples of every game in `paths`, each with its game's number (0,
+/// 1, … across the files in order).
+pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, LoadReport)> {
+    let mut samples = Vec::new();
+    let mut report = LoadReport::default();
+    for path in paths {
+        let path = path.as_ref();
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let (chunks, damage) = gamefile::read_chunks(&bytes);
+        for d in &damage {
+            eprintln!("wdl: {}: {d}; the rest is used", path.display());
+        }
+        report.damaged_stretches += damage.len();
+        for game in chunks.iter().flat_map(|c| &c.games) {
+            let number = report.games as u32;
+            report.games += 1;
+            let Ok(mut pos) = game.start_position() else {
+                report.illegal_games += 1;
+                continue;
+            };
+            let red = game.outcome as u8;
+            for &(m, score) in &game.moves {
+                if !pos.is_legal(m) {
+                    report.illegal_games += 1;
+                    break;
+                }
+                if is_wdl_position(&pos, score) {
+                    let mover = match pos.side_to_move() {
+                        Color::Red => red,
+                        Color::Black => 2 - red,
+                    };
+                    samples.push(Sample {
+                        score,
+                        material: material(&pos),
+                        result: [Result3::Loss, Result3::Draw, Result3::Win][mover as usize],
+                        game: number,
+                    });
+                }
+                pos.make_move(m);
+            }
+        }
+    }
+    Ok((samples, report))
+}
+
+/// The model's odds at one point, and their derivatives with respect to
+/// `a` and `b`: `(p, dp/da, dp/db)`, each in win, draw, loss order. The
+/// draw odds are `σ(−u) − σ(v)`, not `1 − σ(u) − σ(v)`, which rounds to
+/// zero or below once a win is near certain.
+fn odds_and_slopes(a: f64, b: f64, s: f64) -> ([f64; 3], [f64; 3], [f64; 3]) {
+    let (u, v) = ((s - a) / b, (-s - a) / b);
+    let (win, loss) = (sigmoid(u), sigmoid(v));
+    let draw = sigmoid(-u) - loss;
+    let (dw, dl) = (win * (1.0 - win), loss * (1.0 - loss));
+    let da = [-dw / b, (dw + dl) / b, -dl / b];
+    let db = [-dw * u / b, (dw * u + dl * v) / b, -dl * v / b];
+    ([win, draw, loss], da, db)
+}
+
+/// The coefficients as one vector: `a`'s then `b`'s.
+fn to_vec(m: &Model) -> [f64; 8] {
+    let mut t = [0.0; 8];
+    t[..4].copy_from_slice(&m.a);
+    t[4..].copy_from_slice(&m.b);
+    t
+}
+
+fn from_vec(t: &[f64; 8]) -> Model {
+    let mut m = Model {
+        a: [0.0; 4],
+        b: [0.0; 4],
+    };
+    m.a.copy_from_slice(&t[..4]);
+    m.b.copy_from_slice(&t[4..]);
+    m
+}
+
+/// The least of `a` and `b` over the whole range of material the engine
+/// meets (checked at 65 points).
+fn lowest(model: &Model) -> f64 {
+    let lo = material_fraction(0);
+    (0..=64)
+        .map(|i| {
+            let (a, b) = model.params(lo + (1.0 - lo) * f64::from(i) / 64.0);
+            a.min(b)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Whether `a` and `b` are positive over the whole range of material the
+/// engine meets, so that the model gives every position positive odds of
+/// all three results, not just the positions it was fitted to.
+pub fn is_valid(model: &Model) -> bool {
+    lowest(model) > 0.0
+}
+
+/// The least `a` and `b` a fit may reach, centipawns: a margin that keeps
+/// the printed constants, rounded to thousandths, valid.
+const MARGIN: f64 = 1.0;
+
+/// The negative log-likelihood of `samples` under `model`: infinite where
+/// `a` or `b` falls below `MARGIN`.
+pub fn neg_log_likelihood(model: &Model, samples: &[Sample]) -> f64 {
+    if lowest(model) < MARGIN {
+        return f64::INFINITY;
+    }
+    let mut sum = 0.0;
+    for s in samples {
+        let (score, x) = s.point();
+        let (a, b) = model.params(x);
+        let (p, _, _) = odds_and_slopes(a, b, score);
+        sum -= p[2 - s.result as usize].ln();
+    }
+    sum
+}
+
+/// The gradient of the negative log-likelihood and the Fisher information,
+/// with respect to the coefficients.
+fn gradient_and_fisher(model: &Model, samples: &[Sample]) -> ([f64; 8], [[f64; 8]; 8]) {
+    let mut grad = [0.0; 8];
+    let mut fisher = [[0.0; 8]; 8];
+    for s in samples {
+        let (score, x) = s.point();
+        let (a, b) = model.params(x);
+        let (p, da, db) = odds_and_slopes(a, b, score);
+        let powers = [1.0, x, x * x, x * x * x];
+        // Win, draw, loss: the outcome index of `p`.
+        let observed = 2 - s.result as usize;
+        for o in 0..3 {
+            let mut j = [0.0; 8];
+            for k in 0..4 {
+                j[k] = da[o] * powers[k];
+                j[4 + k] = db[o] * powers[k];
+            }
+            if p[o] <= 0.0 {
+                continue;
+            }
+            if o == observed {
+                for (g, jk) in grad.iter_mut().zip(j) {
+                    *g -= jk / p[o];
+                }
+            }
+            for r in 0..8 {
+                for c in 0..8 {
+                    fisher[r][c] += j[r] * j[c] / p[o];
+                }
+            }
+        }
+    }
+    (grad, fisher)
+}
+
+/// Solves `m x = y` by Gaussian elimination with partial pivoting; `None`
+/// when `m` is singular.
+fn solve(mut m: [[f64; 8]; 8], mut y: [f64; 8]) -> Option<[f64; 8]> {
+    for col in 0..8 {
+        let pivot = (col..8).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
+        if m[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        m.swap(col, pivot);
+        y.swap(col, pivot);
+        let (top, below) = m.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (i, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (r, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *r -= f * p;
+            }
+            y[col + 1 + i] -= f * y[col];
+        }
+    }
+    let mut x = [0.0; 8];
+    for row in (0..8).rev() {
+        let rest: f64 = (row + 1..8).map(|k| m[row][k] * x[k]).sum();
+        x[row] = (y[row] - rest) / m[row][row];
+    }
+    Some(x)
+}
+
+/// A fitted model, and how the fit went.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub model: Model,
+    /// Mean negative log-likelihood per sample at the end.
+    pub loss: f64,
+    pub iterations: usize,
+}
+
+/// Where the fit starts: level odds a third each at score 0 (`a` = b ln 2),
+/// the odds changing over about a pawn.
+const START: Model = Model {
+    a: [69.3, 0.0, 0.0, 0.0],
+    b: [100.0, 0.0, 0.0, 0.0],
+};
+
+/// Fits the model to `samples` by maximum likelihood. Fails if there are
+/// no samples, or if they lack a draw, a win or a loss (the likelihood then
+/// has no maximum).
+pub fn fit(samples: &[Sample]) -> Result<Fit> {
+    for r in [Result3::Win, Result3::Draw, Result3::Loss] {
+        if !samples.iter().any(|s| s.result == r) {
+            bail!("the positions need wins, draws and losses to fit the model; there is no {r:?}");
+        }
+    }
+    let mut theta = to_vec(&START);
+    let mut nll = neg_log_likelihood(&START, samples);
+    let mut damping = 1e-3;
+    let mut iterations = 0;
+    while iterations < 500 && damping < 1e12 {
+        iterations += 1;
+        let (grad, fisher) = gradient_and_fisher(&from_vec(&theta), samples);
+        let mut m = fisher;
+        for (i, row) in m.iter_mut().enumerate() {
+            row[i] += damping * fisher[i][i].max(1e-12);
+        }
+        let Some(step) = solve(m, grad.map(|g| -g)) else {
+            damping *= 10.0;
+            continue;
+        };
+        let mut next = theta;
+        for (t, d) in next.iter_mut().zip(step) {
+            *t += d;
+        }
+        let next_nll = neg_log_likelihood(&from_vec(&next), samples);
+        if next_nll < nll {
+            let gain = nll - next_nll;
+            (theta, nll) = (next, next_nll);
+            damping = (damping / 10.0).max(1e-9);
+            if gain < 1e-10 * nll {
+                break;
+            }
+        } else {
+            damping *= 10.0;
+        }
+    }
+    Ok(Fit {
+        model: from_vec(&theta),
+        loss: nll / samples.len() as f64,
+        iterations,
+    })
+}
+
+/// The constants of a model as Rust source, for `chariot::wdl::MODEL`.
+pub fn rust_constants(m: &Model) -> String {
+    let list = |c: &[f64; 4]| {
+        c.iter()
+            .map(|v| format!("{v:.3}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "pub const MODEL: Model = Model {{\n    a: [{}],\n    b: [{}],\n}};",
+        list(&m.a),
+        list(&m.b)
+    )
+}
+
+/// A held-out position and the odds a model fitted without its game gives
+/// it, in win, draw, loss order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Predicted {
+    pub sample: Sample,
+    pub odds: [f64; 3],
+}
+
+/// The odds `model` gives each of `samples`.
+pub fn predict(model: &Model, samples: &[Sample]) -> Vec<Predicted> {
+    samples
+        .iter()
+        .map(|&sample| {
+            let (score, x) = sample.point();
+            Predicted {
+                sample,
+                odds: model.probabilities(score, x),
+            }
+        })
+        .collect()
+}
+
+/// One group of held-out positions: how many, the mean predicted odds and
+/// the observed rates, both in win, draw, loss order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub label: String,
+    pub positions: usize,
+    pub predicted: [f64; 3],
+    pub observed: [f64; 3],
+}
+
+impl Group {
+    /// The largest |predicted − observed| of the three, in percentage
+    /// points.
+    pub fn error_points(&self) -> f64 {
+        (0..3)
+            .map(|i| 100.0 * (self.predicted[i] - self.observed[i]).abs())
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Groups positions by `key` (below `keys`; groups in key order, empty
+/// ones left out), each labelled by `label`.
+fn groups(
+    positions: &[Predicted],
+    keys: usize,
+    key: impl Fn(&Sample) -> usize,
+    label: impl Fn(usize) -> String,
+) -> Vec<Group> {
+    let mut sums = vec![(0usize, [0.0f64; 3], [0usize; 3]); keys];
+    for p in positions {
+        let g = &mut sums[key(&p.sample)];
+        g.0 += 1;
+        for (sum, odds) in g.1.iter_mut().zip(p.odds) {
+            *sum += odds;
+        }
+        g.2[2 - p.sample.result as usize] += 1;
+    }
+    sums.into_iter()
+        .enumerate()
+        .filter(|(_, (n, _, _))| *n > 0)
+        .map(|(k, (n, p, o))| Group {
+            label: label(k),
+            positions: n,
+            predicted: p.map(|v| v / n as f64),
+            observed: o.map(|v| v as f64 / n as f64),
+        })
+        .collect()
+}
+
+/// Positions by score: buckets `width` wide centred on the multiples of
+/// `width` within `range`, and the two tails beyond.
+pub fn score_buckets(positions: &[Predicted], width: i32, range: i32) -> Vec<Group> {
+    let k = range / width;
+    let half = width / 2;
+    let index = |s: &Sample| {
+        let b = (i32::from(s.score) + half).div_euclid(width);
+        (b.clamp(-k - 1, k + 1) + k + 1) as usize
+    };
+    let label = |i: usize| {
+        let b = i as i32 - k - 1;
+        let lo = b * width - half;
+        if b < -k {
+            format!("< {}", lo + width)
+        } else if b > k {
+            format!(">= {lo}")
+        } else {
+            format!("{lo} .. {}", lo + width - 1)
+        }
+    };
+    groups(positions, (2 * k + 3) as usize, index, label)
+}
+
+/// Positions by material, in `bands` equal bands from none to the start
+/// position's.
+pub fn material_bands(positions: &[Predicted], bands: usize) -> Vec<Group> {
+    let width = START_MATERIAL as usize / bands + 1;
+    let index = |s: &Sample| (s.material.max(0) as usize / width).min(bands - 1);
+    let label = |i: usize| {
+        let hi = ((i + 1) * width - 1).min(START_MATERIAL as usize);
+        format!("{} .. {hi}", i * width)
+    };
+    groups(positions, bands, index, label)
+}
+
+/// A table of groups: positions, predicted and observed W/D/L in
+/// percentage points, and the largest difference.
+pub fn render(title: &str, groups: &[Group]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{title:>16} {:>9}   {:>5} {:>5} {:>5}   {:>5} {:>5} {:>5}   {:>5}",
+        "positions", "W", "D", "L", "W", "D", "L", "|err|"
+    );
+    let units = format!("{:>46}{:>20}", "predicted %", "observed %");
+    let _ = writeln!(out, "{units}");
+    for g in groups {
+        let p = g.predicted.map(|v| 100.0 * v);
+        let o = g.observed.map(|v| 100.0 * v);
+        let _ = writeln!(
+            out,
+            "{:>16} {:>9}   {:>5.1} {:>5.1} {:>5.1}   {:>5.1} {:>5.1} {:>5.1}   {:>5.1}",
+            g.label,
+            g.positions,
+            p[0],
+            p[1],
+            p[2],
+            o[0],
+            o[1],
+            o[2],
+            g.error_points()
+        );
+    }
+    out
+}
+
+/// The group with the largest error among those of at least `min`
+/// positions.
+pub fn worst(groups: &[Group], min: usize) -> Option<&Group> {
+    groups
+        .iter()
+        .filter(|g| g.positions >= min)
+        .max_by(|a, b| a.error_points().total_cmp(&b.error_points()))
+}
+
+/// What `chariot-tools wdl` was asked.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Every `holdout`th game is held out.
+    pub holdout: usize,
+    /// Also fit without each other `holdout`th of the games in turn, so
+    /// that every game is held out once and the table covers them all.
+    pub cross_validate: bool,
+    /// Score bucket width, centipawns.
+    pub width: i32,
+    /// Scores beyond ±`range` are lumped into two tails.
+    pub range: i32,
+    /// Buckets of fewer positions are shown but not judged.
+    pub min_positions: usize,
+    /// Largest error accepted in a judged bucket, percentage points.
+    pub max_error: f64,
+}
+
+/// The samples of fold `fold` of `folds` (the games whose number is
+/// `fold` modulo `folds`), and the others.
+fn split(samples: &[Sample], folds: usize, fold: usize) -> (Vec<Sample>, Vec<Sample>) {
+    samples
+        .iter()
+        .partition(|s| s.game as usize % folds == fold)
+}
+
+/// Loads, fits and reports (on stdout). Returns whether every score bucket
+/// of at least `min_positions` held-out positions is within `max_error`.
+pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
+    if cfg.holdout < 2 {
+        bail!("--holdout must be at least 2 (every Nth game is held out)");
+    }
+    if cfg.width < 2 || cfg.range < cfg.width {
+        bail!("--width must be at least 2 and --range at least the width");
+    }
+    let started = std::time::Instant::now();
+    let (samples, report) = load(paths)?;
+    eprintln!(
+        "wdl: {} games ({} refused, {} damaged stretches), {} positions, loaded in {:.1} s",
+        report.games,
+        report.illegal_games,
+        report.damaged_stretches,
+        samples.len(),
+        started.elapsed().as_secs_f64()
+    );
+    // The 10th, 20th, … game with `holdout` 10.
+    let last = cfg.holdout - 1;
+    let (held, fit_set) = split(&samples, cfg.holdout, last);
+    if held.is_empty() {
+        bail!("no held-out positions: more games are needed");
+    }
+    let fitted = fit(&fit_set)?;
+    let held_games = report.games / cfg.holdout;
+    println!(
+        "fitted on {} positions of {} games ({} iterations): log-loss {:.4}; on the {} positions of the {held_games} held-out games: {:.4}",
+        fit_set.len(),
+        report.games - held_games,
+        fitted.iterations,
+        fitted.loss,
+        held.len(),
+        neg_log_likelihood(&fitted.model, &held) / held.len() as f64
+    );
+    println!("\n{}\n", rust_constants(&fitted.model));
+    let mut positions = predict(&fitted.model, &held);
+    if cfg.cross_validate {
+        for fold in 0..last {
+            let (held, rest) = split(&samples, cfg.holdout, fold);
+            positions.extend(predict(&fit(&rest)?.model, &held));
+        }
+        println!(
+            "cross-validated: each game predicted by the fit without its 1/{} of the games, {} positions of {} games\n",
+            cfg.holdout,
+            positions.len(),
+            report.games
+        );
+    } else {
+        println!(
+            "held out: one game in {}, {} positions of {held_games} games\n",
+            cfg.holdout,
+            positions.len()
+        );
+    }
+    let buckets = score_buckets(&positions, cfg.width, cfg.range);
+    print!("{}", render("score (cp)", &buckets));
+    println!();
+    print!("{}", render("material", &material_bands(&positions, 4)));
+    println!();
+    let sparse: Vec<&str> = buckets
+        .iter()
+        .filter(|g| g.positions < cfg.min_positions)
+        .map(|g| g.label.as_str())
+        .collect();
+    if !sparse.is_empty() {
+        println!(
+            "score buckets of fewer than {} positions (not judged): {}",
+            cfg.min_positions,
+            sparse.join(", ")
+        );
+    }
+    let Some(w) = worst(&buckets, cfg.min_positions) else {
+        println!(
+            "no score bucket has {} held-out positions: nothing judged",
+            cfg.min_positions
+        );
+        return Ok(false);
+    };
+    let holds = w.error_points() <= cfg.max_error;
+    println!(
+        "largest |predicted - observed| in score buckets of at least {} positions: {:.1} points (bucket {}): {} {} points",
+        cfg.min_positions,
+        w.error_points(),
+        w.label,
+        if holds { "within" } else { "beyond" },
+        cfg.max_error
+    );
+    Ok(holds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// `n` positions with scores in ±`spread` and material across the
+    /// model's range, their results drawn from `model`'s odds.
+    fn synthetic(model: &Model, n: usize, spread: i16, seed: u64) -> Vec<Sample> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..n)
+            .map(|_| {
+                let score = rng.random_range(-spread..=spread);
+                let material = rng.random_range(0..=START_MATERIAL);
+                let p = model.probabilities(f64::from(score), material_fraction(material));
+                let r: f64 = rng.random();
+                let result = if r < p[0] {
+                    Result3::Win
+                } else if r < p[0] + p[1] {
+                    Result3::Draw
+                } else {
+                    Result3::Loss
+                };
+                Sample {
+                    score,
+                    material,
+                    result,
+                    game: 0,
+                }
+            })
+            .collect()
+    }
+
+    const TRUE: Model = Model {
+        a: [120.0, -60.0, 150.0, -40.0],
+        b: [60.0, 20.0, 40.0, 10.0],
+    };
+
+    #[test]
+    fn the_slopes_are_those_of_the_odds() {
+        for (a, b, s) in [
+            (100.0, 80.0, 30.0),
+            (60.0, 150.0, -400.0),
+            (200.0, 50.0, 0.0),
+        ] {
+            let (p, da, db) = odds_and_slopes(a, b, s);
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let h = 1e-4;
+            for i in 0..3 {
+                let num_a = (odds_and_slopes(a + h, b, s).0[i] - odds_and_slopes(a - h, b, s).0[i])
+                    / (2.0 * h);
+                let num_b = (odds_and_slopes(a, b + h, s).0[i] - odds_and_slopes(a, b - h, s).0[i])
+                    / (2.0 * h);
+                assert!((num_a - da[i]).abs() < 1e-8, "{i}: {num_a} vs {}", da[i]);
+                assert!((num_b - db[i]).abs() < 1e-8, "{i}: {num_b} vs {}", db[i]);
+            }
+        }
+    }
+
+    #[test]
+    fn the_fit_recovers_the_model_that_made_the_data() {
+        let samples = synthetic(&TRUE, 60_000, 600, 3);
+        let fit = fit(&samples).expect("fit");
+        for i in 0..=10 {
+            let x = material_fraction(i * START_MATERIAL / 10);
+            let (a, b) = fit.model.params(x);
+            let (ta, tb) = TRUE.params(x);
+            assert!((a - ta).abs() < 0.1 * ta, "x {x}: a {a} vs {ta}");
+            assert!((b - tb).abs() < 0.1 * tb, "x {x}: b {b} vs {tb}");
+        }
+        // The truth is no likelier than the maximum found.
+        assert!(fit.loss <= neg_log_likelihood(&TRUE, &samples) / samples.len() as f64);
+        assert!(fit.iterations < 500);
+        assert!(is_valid(&fit.model));
+    }
+
+    #[test]
+    fn a_fit_needs_every_result() {
+        let mut samples = synthetic(&TRUE, 1000, 300, 4);
+        samples.retain(|s| s.result != Result3::Draw);
+        assert!(fit(&samples).is_err());
+        assert!(fit(&[]).is_err());
+    }
+
+    #[test]
+    fn buckets_count_rates_and_tails() {
+        let s = |score: i16, result| Sample {
+            score,
+            material: START_MATERIAL,
+            result,
+            game: 0,
+        };
+        let samples = [
+            s(0, Result3::Draw),
+            s(24, Result3::Win),
+            s(-25, Result3::Loss),
+            s(-26, Result3::Loss),
+            s(25, Result3::Draw),
+            s(500, Result3::Win),
+            s(-4000, Result3::Loss),
+        ];
+        let buckets = score_buckets(&predict(&TRUE, &samples), 50, 100);
+        let labels: Vec<&str> = buckets.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["< -125", "-75 .. -26", "-25 .. 24", "25 .. 74", ">= 125"]
+        );
+        let counts: Vec<usize> = buckets.iter().map(|g| g.positions).collect();
+        assert_eq!(counts, [1, 1, 3, 1, 1]);
+        let middle = &buckets[2];
+        let third = 1.0 / 3.0;
+        assert_eq!(middle.observed, [third, third, third]);
+        let x = material_fraction(START_MATERIAL);
+        let mean: Vec<f64> = (0..3)
+            .map(|i| {
+                [0.0, 24.0, -25.0]
+                    .iter()
+                    .map(|&sc| TRUE.probabilities(sc, x)[i])
+                    .sum::<f64>()
+                    / 3.0
+            })
+            .collect();
+        for (p, m) in middle.predicted.iter().zip(&mean) {
+            assert!((p - m).abs() < 1e-12);
+        }
+        let expected = (0..3)
+            .map(|i| 100.0 * (mean[i] - third).abs())
+            .fold(0.0, f64::max);
+        assert!((middle.error_points() - expected).abs() < 1e-9);
+        // Only buckets big enough are judged.
+        assert_eq!(
+            worst(&buckets, 3).map(|g| g.label.as_str()),
+            Some("-25 .. 24")
+        );
+        assert!(worst(&buckets, 4).is_none());
+        let table = render("score (cp)", &buckets);
+        assert_eq!(table.lines().count(), 2 + buckets.len());
+        assert!(table.contains("-25 .. 24"), "{table}");
+    }
+
+    #[test]
+    fn bands_cover_all_material() {
+        let samples: Vec<Sample> = [0, 529, 530, START_MATERIAL]
+            .into_iter()
+            .map(|material| Sample {
+                score: 0,
+                material,
+                result: Result3::Draw,
+                game: 0,
+            })
+            .collect();
+        let bands = material_bands(&predict(&TRUE, &samples), 4);
+        let labels: Vec<&str> = bands.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(labels, ["0 .. 530", "1593 .. 2120"]);
+        assert_eq!(bands[0].positions, 3);
+    }
+}
