@@ -16,6 +16,7 @@ pub mod nets;
 pub mod nnue;
 pub mod protocol;
 pub mod search;
+pub mod strength;
 
 /// The rules core the engine plays by.
 pub use xiangqi;
