@@ -1,8 +1,9 @@
 //! The engine's heart, with no I/O: the position and the moves banned in
 //! it, the tables kept between searches, the search in progress, and every
 //! decision around a search (which root moves, the seed, when a result is
-//! held, when there is no move, when to resign or accept a draw), and the
-//! opening books (which are in use, when a `go` is answered from them).
+//! held, when there is no move, when to resign or accept a draw, how a
+//! strength level limits it), and the opening books (which are in use,
+//! when a `go` is answered from them).
 //!
 //! The protocol front end parses lines into calls on an `Engine` and formats
 //! what comes back. Work runs on its own thread and reports `Event`s through
@@ -14,7 +15,10 @@ use crate::books::{self, BookChoice, BookPick, NamedBook};
 use crate::eval::{evaluate_fresh, Knowledge};
 use crate::nets::Evaluation;
 use crate::search::tt::{score_from_tt, Bound};
-use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, Selectivity, Shared, Tables};
+use crate::search::{
+    self, mate_plies, Info, Job, Limits, Outcome, RootChoice, Selectivity, Shared, Tables,
+};
+use crate::strength::Strength;
 use std::fmt;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -201,8 +205,13 @@ pub struct Settings {
     pub use_book: bool,
     /// How a book move is chosen (from the `randomness` option).
     pub book_pick: BookPick,
+    /// A strength level (`UCI_LimitStrength` + `UCI_Elo`, or `Skill
+    /// Level`): a node budget, one thread, a weighted choice among
+    /// near-best moves in place of `randomness`, and never a resignation
+    /// or an accepted draw. `None`, the default, is full strength.
+    pub strength: Option<Strength>,
     /// A fixed seed for the random choices (book moves, and search moves
-    /// under `randomness`): each `go` draws from it and the number of `go`s
+    /// under `randomness` or a strength level): each `go` draws from it and the number of `go`s
     /// before. `None`, the default, seeds from the clock.
     pub seed: Option<u64>,
 }
@@ -218,6 +227,7 @@ impl Default for Settings {
             knowledge: Level::Large,
             use_book: true,
             book_pick: BookPick::Weighted { percent: 100 },
+            strength: None,
             seed: None,
         }
     }
@@ -242,6 +252,8 @@ enum RunKind {
     Search {
         infinite: bool,
         draw_offered: bool,
+        /// At a strength level: no resignation, no accepted draw.
+        limited: bool,
     },
     /// `go perft` or `bench`: no bestmove follows.
     Count,
@@ -560,7 +572,18 @@ impl Engine {
                 return out;
             }
         }
-        let seed = if self.settings.randomness == 0 {
+        let strength = self.settings.strength;
+        let choice = match strength {
+            Some(s) => RootChoice::Weighted {
+                margin: s.margin,
+                temperature: s.temperature,
+            },
+            None if self.settings.randomness > 0 => RootChoice::Uniform {
+                margin: self.settings.randomness,
+            },
+            None => RootChoice::Best,
+        };
+        let seed = if choice == RootChoice::Best {
             0
         } else {
             self.random_seed()
@@ -568,16 +591,21 @@ impl Engine {
         let kind = RunKind::Search {
             infinite: limits.infinite,
             draw_offered: req.draw_offered,
+            limited: strength.is_some(),
         };
         let job = Job {
             pos,
             limits,
             root_moves: root,
             multipv: self.settings.multipv.max(1),
-            randomness: self.settings.randomness,
+            choice,
+            node_budget: strength.map(|s| s.nodes),
             move_overhead_ms: self.settings.move_overhead_ms,
             seed,
-            threads: self.settings.threads.max(1),
+            threads: match strength {
+                Some(_) => 1,
+                None => self.settings.threads.max(1),
+            },
             tables: Arc::clone(&self.tables),
             net: self.eval.net.clone(),
             selectivity: self.settings.pruning.selectivity(),
@@ -634,6 +662,7 @@ impl Engine {
             let kind = RunKind::Search {
                 infinite: false,
                 draw_offered,
+                limited: self.settings.strength.is_some(),
             };
             let outcome = Outcome {
                 best: Some(best),
@@ -709,6 +738,7 @@ impl Engine {
         let RunKind::Search {
             infinite,
             draw_offered: offered,
+            ..
         } = &mut r.kind
         else {
             return Err("ponderhit while not pondering: ignored".into());
@@ -761,13 +791,14 @@ impl Engine {
 
     /// The answer of a finished search; back to idle.
     fn finish(&mut self, outcome: Outcome) -> Vec<Output> {
-        let draw_offered = matches!(
-            self.running.as_ref().map(|r| r.kind),
+        let (draw_offered, limited) = match self.running.as_ref().map(|r| r.kind) {
             Some(RunKind::Search {
-                draw_offered: true,
+                draw_offered,
+                limited,
                 ..
-            })
-        );
+            }) => (draw_offered, limited),
+            _ => (false, false),
+        };
         self.end_running();
         let Some(best) = outcome.best else {
             return vec![Output::NoMove];
@@ -779,12 +810,14 @@ impl Engine {
         };
         let mated_soon =
             mate_plies(outcome.score).is_some_and(|p| p < 0 && -p <= RESIGN_MATE_PLIES);
-        let accept_draw = draw_offered && outcome.score <= DRAW_ACCEPT;
+        // A strength level plays on: a person may still swindle it.
+        let accept_draw = !limited && draw_offered && outcome.score <= DRAW_ACCEPT;
+        let resign = !limited && !accept_draw && (mated_soon || self.hopeless >= RESIGN_STREAK);
         vec![Output::BestMove(BestMove {
             best,
             ponder: outcome.ponder,
             accept_draw,
-            resign: !accept_draw && (mated_soon || self.hopeless >= RESIGN_STREAK),
+            resign,
         })]
     }
 
@@ -999,5 +1032,61 @@ mod tests {
             panic!("{out:?}")
         };
         assert!(!b.resign && !b.accept_draw, "{b:?}");
+    }
+
+    /// Feeds the engine its events until a search is done: its outcome.
+    fn outcome(e: &mut Engine, rx: &Receiver<Event>) -> Outcome {
+        loop {
+            let ev = rx.recv_timeout(Duration::from_secs(60)).expect("an event");
+            let done = match &ev {
+                Event::Done(o) => Some(o.clone()),
+                _ => None,
+            };
+            e.on_event(ev);
+            if let Some(o) = done {
+                return o;
+            }
+        }
+    }
+
+    #[test]
+    fn a_strength_level_keeps_to_its_node_budget_after_the_first_iteration() {
+        let (mut e, rx) = engine();
+        e.settings_mut().seed = Some(3);
+        let middlegame = spec(
+            xiangqi::START_FEN,
+            &["h2e2", "h9g7", "h0g2", "g6g5", "i0h0", "i9h9"],
+        );
+        e.set_position(&middlegame).unwrap();
+        let deep = GoRequest {
+            limits: Limits {
+                depth: Some(30),
+                ..Limits::default()
+            },
+            ..GoRequest::default()
+        };
+        let level = Strength::from_elo(2000);
+        e.settings_mut().strength = Some(level);
+        e.go(deep.clone());
+        let o = outcome(&mut e, &rx);
+        // Re-searches may enter a node or two after the limit: each
+        // returns at once, having seen the stop.
+        assert!(o.nodes <= level.nodes + 2 && o.depth >= 2, "{o:?}");
+        // The GUI's node limit binds too, from the first node.
+        e.go(GoRequest {
+            limits: Limits {
+                nodes: Some(5),
+                ..Limits::default()
+            },
+            ..GoRequest::default()
+        });
+        assert!(outcome(&mut e, &rx).nodes <= 5 + 2);
+        // A budget smaller than one ply: the first iteration completes.
+        e.settings_mut().strength = Some(Strength { nodes: 1, ..level });
+        e.go(deep);
+        let o = outcome(&mut e, &rx);
+        assert_eq!(o.depth, 1, "{o:?}");
+        let pos = build_position(&middlegame).unwrap();
+        assert!(o.best.is_some_and(|m| pos.is_legal(m)), "{o:?}");
     }
 }

@@ -16,6 +16,7 @@ pub mod nets;
 pub mod nnue;
 pub mod protocol;
 pub mod search;
+pub mod strength;
 pub mod wdl;
 
 /// The rules core the engine plays by.

@@ -393,7 +393,9 @@ impl Controller {
         self.engine.set_hash_mb(mb);
     }
 
-    /// Passes the options that shape a search to the engine.
+    /// Passes the options that shape a search to the engine. Options come
+    /// only when the engine is idle (a `setoption` sent while it thinks is
+    /// queued), so each applies from the next `go`.
     fn apply_settings(&mut self) {
         let s = self.engine.settings_mut();
         s.threads = (self.options.threads as usize).max(1);
@@ -404,6 +406,14 @@ impl Controller {
         s.knowledge = self.options.knowledge;
         s.use_book = self.options.usebook;
         s.book_pick = self.options.book_pick();
+        let strength = self.options.strength();
+        if s.strength != strength {
+            match strength {
+                Some(level) => log::debug!("strength: {level}"),
+                None => log::debug!("strength: full"),
+            }
+        }
+        s.strength = strength;
     }
 
     fn set_option(&mut self, words: &[String]) {

@@ -4,6 +4,7 @@
 use super::command::Dialect;
 use crate::books::BookPick;
 use crate::engine::Level;
+use crate::strength::{self, Strength};
 
 /// How much the choice among near-equal moves may vary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +83,12 @@ pub struct Options {
     pub pruning: Level,
     /// ElephantEye's `knowledge`, passed to the engine's settings.
     pub knowledge: Level,
+    /// `UCI_LimitStrength`: play at `elo` (it overrides `skill`).
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the level played with `limit_strength`.
+    pub elo: u64,
+    /// `Skill Level`: 0 to 19 are levels, 20 (the default) full strength.
+    pub skill: u64,
 }
 
 impl Default for Options {
@@ -104,6 +111,9 @@ impl Default for Options {
             idle: Level::None,
             pruning: Level::Large,
             knowledge: Level::Large,
+            limit_strength: false,
+            elo: u64::from(strength::DEFAULT_ELO),
+            skill: u64::from(strength::MAX_SKILL),
         }
     }
 }
@@ -133,6 +143,9 @@ enum Id {
     Idle,
     Pruning,
     Knowledge,
+    LimitStrength,
+    Elo,
+    Skill,
 }
 
 #[derive(Clone, Copy)]
@@ -181,9 +194,10 @@ const RANDOMNESS_NAMES: [&str; 6] = ["none", "tiny", "small", "medium", "large",
 
 /// The options in handshake order. `usemillisec` comes first (UCCILEAG
 /// looks for it); the ElephantEye options that are not UCI's have no UCI
-/// name but are accepted in both dialects like every other.
+/// name but are accepted in both dialects like every other. UCI's own
+/// options drop `UCI_` in UCCI's spelling.
 #[rustfmt::skip]
-const DEFS: [Def; 20] = [
+const DEFS: [Def; 23] = [
     def(Id::UseMillisec, "usemillisec", "", Kind::Check),
     def(Id::Promotion, "promotion", "", Kind::Check),
     def(Id::Hash, "hashsize", "Hash", Kind::Spin { min: 0, max: 65536, auto: Some(DEFAULT_HASH_MB) }),
@@ -204,6 +218,9 @@ const DEFS: [Def; 20] = [
     def(Id::MultiPv, "multipv", "MultiPV", spin(1, 128)),
     def(Id::ShowWdl, "showwdl", "UCI_ShowWDL", Kind::Check),
     def(Id::MoveOverhead, "moveoverhead", "Move Overhead", spin(0, 5000)),
+    def(Id::LimitStrength, "limitstrength", "UCI_LimitStrength", Kind::Check),
+    def(Id::Elo, "elo", "UCI_Elo", spin(strength::MIN_ELO as u64, strength::MAX_ELO as u64)),
+    def(Id::Skill, "skilllevel", "Skill Level", spin(0, strength::MAX_SKILL as u64)),
 ];
 
 /// What a `setoption` asks the engine to do besides storing a value.
@@ -298,6 +315,12 @@ impl Options {
         }
     }
 
+    /// The strength level the options ask for (`None`: full strength).
+    pub fn strength(&self) -> Option<Strength> {
+        let small = |x: u64| u32::try_from(x).unwrap_or(u32::MAX);
+        Strength::from_options(self.limit_strength, small(self.elo), small(self.skill))
+    }
+
     /// The `id` and `option` lines of the handshake, ending with `ucciok`/`uciok`.
     pub fn handshake(&self, dialect: Dialect) -> Vec<String> {
         let mut lines = vec![
@@ -386,6 +409,9 @@ impl Options {
             Id::Idle => self.idle.name().to_string(),
             Id::Pruning => self.pruning.name().to_string(),
             Id::Knowledge => self.knowledge.name().to_string(),
+            Id::LimitStrength => self.limit_strength.to_string(),
+            Id::Elo => self.elo.to_string(),
+            Id::Skill => self.skill.to_string(),
             Id::NewGame | Id::ClearHash => String::new(),
         }
     }
@@ -535,9 +561,55 @@ impl Options {
                 self.knowledge = level()?;
                 Effect::Set
             }
+            Id::LimitStrength => {
+                self.limit_strength = check()?;
+                Effect::Set
+            }
+            Id::Elo => {
+                self.elo = number()?;
+                if !self.limit_strength {
+                    let other = partner(def, &name, Id::LimitStrength);
+                    let said = note.take().unwrap_or_else(|| {
+                        format!(
+                            "option {name} {}: kept",
+                            xiangqi::types::truncate(value.trim())
+                        )
+                    });
+                    note = Some(format!("{said}; it changes nothing until {other} is true"));
+                }
+                Effect::Set
+            }
+            Id::Skill => {
+                self.skill = number()?;
+                if self.limit_strength {
+                    let (limit, elo) = (
+                        partner(def, &name, Id::LimitStrength),
+                        partner(def, &name, Id::Elo),
+                    );
+                    let said = note.take().unwrap_or_else(|| {
+                        format!(
+                            "option {name} {}: kept",
+                            xiangqi::types::truncate(value.trim())
+                        )
+                    });
+                    note = Some(format!(
+                        "{said}; it changes nothing while {limit} is true ({elo} sets the level)"
+                    ));
+                }
+                Effect::Set
+            }
         };
         Ok(Applied { effect, note })
     }
+}
+
+/// The name of option `other` in the spelling (UCCI's or UCI's) that
+/// `name`, the name the client gave `def`, is in.
+fn partner(def: &Def, name: &str, other: Id) -> &'static str {
+    let uci = !def.uci.is_empty() && normalize(name) == normalize(def.uci);
+    DEFS.iter()
+        .find(|d| d.id == other)
+        .map_or("", |d| if uci { d.uci } else { d.ucci })
 }
 
 /// Brings a spin value into `min..=max` (whole numbers; with `auto`, 0 stands
@@ -783,6 +855,28 @@ mod tests {
         let uci = o.handshake(Dialect::Uci);
         assert!(uci.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
         assert!(uci.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+        for (dialect, lines) in [
+            (
+                &ucci,
+                [
+                    "option limitstrength type check default false",
+                    "option elo type spin min 800 max 2800 default 1500",
+                    "option skilllevel type spin min 0 max 20 default 20",
+                ],
+            ),
+            (
+                &uci,
+                [
+                    "option name UCI_LimitStrength type check default false",
+                    "option name UCI_Elo type spin default 1500 min 800 max 2800",
+                    "option name Skill Level type spin default 20 min 0 max 20",
+                ],
+            ),
+        ] {
+            for line in lines {
+                assert!(dialect.iter().any(|l| l == line), "{line} in {dialect:?}");
+            }
+        }
         assert!(!uci
             .iter()
             .any(|l| l.contains("promotion") || l.contains("pruning")));
@@ -791,5 +885,65 @@ mod tests {
         assert_eq!(names, RANDOMNESS_NAMES);
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
         assert_eq!(levels, LEVELS);
+    }
+
+    #[test]
+    fn strength_options_in_both_spellings() {
+        let mut o = Options::default();
+        assert_eq!(o.strength(), None, "full strength by default");
+        // UCI_Elo alone changes nothing, and says so in the spelling used.
+        assert_eq!(
+            note(&mut o, "name UCI_Elo value 1200"),
+            "option UCI_Elo 1200: kept; it changes nothing until UCI_LimitStrength is true"
+        );
+        assert_eq!(
+            note(&mut o, "elo 1300"),
+            "option elo 1300: kept; it changes nothing until limitstrength is true"
+        );
+        assert_eq!(o.strength(), None);
+        assert_eq!(
+            set(&mut o, "name UCI_LimitStrength value true"),
+            Ok(Effect::Set)
+        );
+        assert_eq!(o.strength(), Some(Strength::from_elo(1300)));
+        // Both dialects' spellings name the same options.
+        assert_eq!(set(&mut o, "limitstrength false"), Ok(Effect::Set));
+        assert_eq!(set(&mut o, "name Skill Level value 3"), Ok(Effect::Set));
+        assert_eq!(o.strength(), Strength::from_skill(3));
+        assert_eq!(set(&mut o, "skilllevel 20"), Ok(Effect::Set));
+        assert_eq!(o.strength(), None);
+        assert_eq!(set(&mut o, "skill_level 0"), Ok(Effect::Set));
+        assert_eq!(o.strength(), Strength::from_skill(0));
+        // Out of range: brought into range, and said in one line.
+        assert_eq!(
+            set(&mut o, "name UCI_LimitStrength value on"),
+            Ok(Effect::Set)
+        );
+        assert_eq!(
+            note(&mut o, "name UCI_Elo value 5000"),
+            "option UCI_Elo 5000: out of range (800 to 2800); using 2800"
+        );
+        assert_eq!(
+            note(&mut o, "elo -1"),
+            "option elo -1: out of range (800 to 2800); using 800"
+        );
+        assert_eq!(o.strength(), Some(Strength::from_elo(800)));
+        // The skill level waits while UCI_LimitStrength rules.
+        assert_eq!(
+            note(&mut o, "name Skill Level value 25"),
+            "option Skill Level 25: out of range (0 to 20); using 20; it changes nothing \
+             while UCI_LimitStrength is true (UCI_Elo sets the level)"
+        );
+        assert_eq!(o.strength(), Some(Strength::from_elo(800)));
+        assert_eq!(set(&mut o, "limitstrength false"), Ok(Effect::Set));
+        assert_eq!(
+            note(&mut o, "skilllevel -3"),
+            "option skilllevel -3: out of range (0 to 20); using 0"
+        );
+        assert_eq!(o.strength(), Strength::from_skill(0));
+        assert!(matches!(
+            set(&mut o, "elo strong"),
+            Err(OptionError::BadValue { .. })
+        ));
     }
 }

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::engine::Level;
+use crate::strength::Strength;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use xiangqi::Position;
@@ -1232,4 +1233,200 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     assert_eq!(h.take()[0], format!("info depth 0 score {builtin}"));
     let _ = std::fs::remove_file(path);
     let _ = std::fs::remove_file(bad);
+}
+
+// ---------------------------------------------------------------------------
+// Strength levels
+
+/// The `bestmove` line that answers `go` (after the `position` set), and
+/// the lines before it.
+fn answer(h: &mut Harness, position: &str, go: &str) -> (String, Vec<String>) {
+    h.line(position);
+    h.line(go);
+    h.settle();
+    let mut out = h.take();
+    let best = out.pop().unwrap_or_default();
+    (best, out)
+}
+
+#[test]
+fn strength_options_reach_the_engine_in_both_dialects() {
+    for (handshake, tag, limit, elo, skill) in [
+        (
+            "uci",
+            "info string",
+            "name UCI_LimitStrength value",
+            "name UCI_Elo value",
+            "name Skill Level value",
+        ),
+        ("ucci", "info message", "limitstrength", "elo", "skilllevel"),
+    ] {
+        let mut h = Harness::new(handshake);
+        assert_eq!(h.c.engine.settings().strength, None);
+        // UCI_Elo without UCI_LimitStrength: nothing changes, and one line says so.
+        h.line(&format!("setoption {elo} 1200"));
+        let out = h.take();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert!(
+            out[0].starts_with(&format!("{tag} option "))
+                && out[0]
+                    .ends_with("1200: kept; it changes nothing until UCI_LimitStrength is true")
+                    != (handshake == "ucci"),
+            "{out:?}"
+        );
+        assert_eq!(h.c.engine.settings().strength, None);
+        h.line(&format!("setoption {limit} true"));
+        assert!(h.take().is_empty());
+        assert_eq!(
+            h.c.engine.settings().strength,
+            Some(Strength::from_elo(1200))
+        );
+        h.line(&format!("setoption {elo} 99999"));
+        assert_eq!(
+            h.take(),
+            [format!(
+                "{tag} option {} 99999: out of range (800 to 2800); using 2800",
+                elo.trim_start_matches("name ").trim_end_matches(" value")
+            )]
+        );
+        assert_eq!(
+            h.c.engine.settings().strength,
+            Some(Strength::from_elo(2800))
+        );
+        h.line(&format!("setoption {limit} false"));
+        h.line(&format!("setoption {skill} 4"));
+        assert!(h.take().is_empty());
+        assert_eq!(h.c.engine.settings().strength, Strength::from_skill(4));
+        h.line(&format!("setoption {skill} 20"));
+        assert_eq!(h.c.engine.settings().strength, None);
+    }
+}
+
+#[test]
+fn levels_set_while_thinking_apply_from_the_next_go() {
+    let mut h = Harness::new("uci");
+    h.line("position startpos");
+    h.line("go infinite");
+    h.line("setoption name Skill Level value 0");
+    // Queued: the search in progress is a full-strength one.
+    assert_eq!(h.c.engine.settings().strength, None);
+    h.line("stop");
+    h.settle();
+    assert_eq!(h.c.engine.settings().strength, Strength::from_skill(0));
+    let (best, _) = answer(&mut h, "position startpos", "go depth 30");
+    legal_best(&best, &Position::startpos());
+}
+
+/// The moves of `n` searches of one position at a level, with the
+/// engine's seed fixed.
+fn level_moves(level: &str, seed: u64, n: usize) -> Vec<String> {
+    let mut h = Harness::new("uci");
+    h.c.engine.settings_mut().seed = Some(seed);
+    h.line(level);
+    let moves = ["h2e2", "h9g7", "h0g2", "i9h9"];
+    let position = format!("position startpos moves {}", moves.join(" "));
+    (0..n)
+        .map(|_| {
+            let (best, _) = answer(&mut h, &position, "go depth 30");
+            legal_best(&best, &after(&moves)).to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_level_chooses_reproducibly_with_a_fixed_seed() {
+    let weakest = "setoption name Skill Level value 0";
+    let a = level_moves(weakest, 11, 12);
+    assert_eq!(a, level_moves(weakest, 11, 12));
+    assert_ne!(a, level_moves(weakest, 12, 12));
+    let mut distinct = a.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert!(
+        distinct.len() >= 3,
+        "the weakest level always chose {distinct:?}"
+    );
+}
+
+/// Mates in one from the tactics suite, each with its mating moves.
+const MATES_IN_ONE: [(&str, &[&str]); 4] = [
+    (
+        "Cn1ak1b2/4a4/2N1b4/8p/2p1p2c1/9/P3r4/3r5/4A4/R3KA3 b - - 0 1",
+        &["h5h0"],
+    ),
+    (
+        "5k3/3CR4/b8/9/5Nb2/9/P1P6/4B3B/4A4/4KA3 w - - 0 1",
+        &["f5g7"],
+    ),
+    (
+        "1c1ak1b1r/4a4/C5n2/C1p1p1p1p/9/2c6/PR2P1P1P/2N3N2/4A4/2BAK1BR1 b - - 0 1",
+        &["c4c0"],
+    ),
+    (
+        "r1bak1b2/9/3a5/p3p3p/2p1P4/8P/P1P3P2/2n1B4/5r3/4KABc1 b - - 0 1",
+        &["f1e1", "f1f0"],
+    ),
+];
+
+#[test]
+fn a_mate_in_one_is_played_at_every_level() {
+    let mut levels: Vec<(&str, String)> = (0..=20)
+        .map(|s| ("uci", format!("setoption name Skill Level value {s}")))
+        .collect();
+    for elo in [800, 1000, 2800] {
+        levels.push(("ucci", format!("setoption elo {elo}")));
+    }
+    for (handshake, level) in &levels {
+        let mut h = Harness::new(handshake);
+        h.line("setoption limitstrength true");
+        h.line(level);
+        h.take();
+        let go = match *handshake {
+            "uci" => "go wtime 60000 btime 60000",
+            _ => "go time 60000",
+        };
+        for seed in 0..2 {
+            h.c.engine.settings_mut().seed = Some(seed);
+            for (fen, mates) in MATES_IN_ONE {
+                let (best, _) = answer(&mut h, &format!("position fen {fen}"), go);
+                let pos = Position::from_fen(fen).unwrap();
+                let mv = legal_best(&best, &pos).to_string();
+                assert!(mates.contains(&mv.as_str()), "{level}: {fen}: {best}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_weakest_level_plays_on_with_legal_moves() {
+    // Red is mated next move whatever it plays: full strength resigns, or
+    // accepts a draw offered; the weakest level does neither.
+    let lost = "position fen 3k5/9/9/9/1r7/9/9/9/r8/4K4 w - - 0 1";
+    let mut h = Harness::new("ucci");
+    let (best, _) = answer(&mut h, lost, "go depth 4");
+    assert!(best.ends_with(" resign"), "{best}");
+    let (best, _) = answer(&mut h, lost, "go draw depth 4");
+    assert!(best.ends_with(" draw"), "{best}");
+    h.line("setoption skilllevel 0");
+    for go in ["go depth 4", "go draw depth 4", "go draw time 1000"] {
+        let (best, _) = answer(&mut h, lost, go);
+        assert!(!best.contains("resign") && !best.contains("draw"), "{best}");
+        legal_best(&best, &Position::from_fen(&lost[13..]).unwrap());
+    }
+    // A game against itself: every move legal, never a resignation.
+    h.c.engine.settings_mut().seed = Some(5);
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..60 {
+        let position = format!("position startpos moves {}", moves.join(" "));
+        let (best, _) = answer(&mut h, &position, "go draw time 60000 opptime 60000");
+        if pos.legal_moves().is_empty() {
+            assert_eq!(best, "nobestmove");
+            break;
+        }
+        assert!(!best.contains("resign") && !best.contains("draw"), "{best}");
+        let mv = legal_best(&best, &pos);
+        pos.make_move(mv);
+        moves.push(mv.to_string());
+    }
 }

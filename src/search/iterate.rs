@@ -158,7 +158,7 @@ pub(super) fn iterate(
                     &remaining,
                     depth as i32,
                     prev_score,
-                    job.randomness,
+                    job.choice.margin(),
                     report,
                     depth,
                 )
@@ -224,6 +224,10 @@ pub(super) fn iterate(
             root_order.splice(0..0, firsts);
             if complete {
                 last_scored = scored_all;
+                // A strength level's budget binds from now on.
+                if let (true, Some(budget)) = (s.main, job.node_budget) {
+                    s.node_limit = s.node_limit.min(budget.max(1));
+                }
                 // The root's result, for the next search and for `probe`.
                 if let Some(&best) = pv.first() {
                     s.tt.store(

@@ -133,6 +133,31 @@ impl Default for Selectivity {
     }
 }
 
+/// How a search chooses its move among the root moves it scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootChoice {
+    /// The best move, and the same search every time (the default).
+    #[default]
+    Best,
+    /// Any move within `margin` centipawns of the best, each as likely
+    /// (ElephantEye's `randomness`).
+    Uniform { margin: i32 },
+    /// A move within `margin` of the best, with probability proportional
+    /// to `exp(-(best - score) / temperature)` (a strength level).
+    Weighted { margin: i32, temperature: i32 },
+}
+
+impl RootChoice {
+    /// Centipawns below the best within which the root search scores moves
+    /// exactly (0: only the best needs an exact score).
+    pub fn margin(self) -> i32 {
+        match self {
+            RootChoice::Best => 0,
+            RootChoice::Uniform { margin } | RootChoice::Weighted { margin, .. } => margin,
+        }
+    }
+}
+
 /// Everything one search needs.
 pub struct Job {
     pub pos: Position,
@@ -141,8 +166,12 @@ pub struct Job {
     /// `searchmoves`); never empty when a search runs.
     pub root_moves: Vec<Move>,
     pub multipv: usize,
-    /// Moves within this many centipawns of the best may be chosen at random.
-    pub randomness: i32,
+    /// How the move is chosen among the root moves the search scored.
+    pub choice: RootChoice,
+    /// A node budget that binds once the first iteration is complete (a
+    /// strength level): the move is always at least a one-ply search's.
+    /// `limits.nodes`, the GUI's, binds from the first node.
+    pub node_budget: Option<u64>,
     pub move_overhead_ms: u64,
     pub seed: u64,
     pub threads: usize,

@@ -1,10 +1,12 @@
 //! The entry point: one search to its limits, with Lazy SMP (helper
 //! threads searching the same position and sharing the hash table) and the
-//! optional random choice among near-best root moves.
+//! optional random choice among near-best root moves ([`RootChoice`]).
 
 use super::history::Heuristics;
 use super::iterate::{iterate, Plan};
-use super::{limits, mate_plies, Info, Job, Outcome, Searcher, Shared, MAX_DEPTH, SEARCH_STACK};
+use super::{
+    limits, mate_plies, Info, Job, Outcome, RootChoice, Searcher, Shared, MAX_DEPTH, SEARCH_STACK,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -82,17 +84,9 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
         result
     });
 
-    // Randomness: pick among root moves scored within the margin of the best.
-    if job.randomness > 0 && mate_plies(outcome.score).is_none() {
-        let mut rng = StdRng::seed_from_u64(job.seed);
-        let best = outcome.score;
-        let candidates: Vec<Move> = last_scored
-            .iter()
-            .filter(|(_, sc)| *sc >= best - job.randomness)
-            .map(|&(m, _)| m)
-            .collect();
-        if candidates.len() > 1 {
-            let pick = candidates[rng.random_range(0..candidates.len())];
+    // The choice among near-best root moves; a mate found is played as found.
+    if mate_plies(outcome.score).is_none() {
+        if let Some(pick) = choose(job.choice, &last_scored, outcome.score, job.seed) {
             if Some(pick) != outcome.best {
                 outcome.best = Some(pick);
                 outcome.ponder = None;
@@ -101,4 +95,84 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
     }
     outcome.nodes = outcome.nodes.max(total_nodes.load(Ordering::Relaxed));
     outcome
+}
+
+/// The move `choice` draws, with `seed`, among the root moves `scored`
+/// within its margin of the `best` score; `None` when there is nothing to
+/// choose (no randomness, or a single candidate).
+fn choose(choice: RootChoice, scored: &[(Move, i32)], best: i32, seed: u64) -> Option<Move> {
+    let margin = choice.margin();
+    if margin <= 0 {
+        return None;
+    }
+    let candidates: Vec<(Move, i32)> = scored
+        .iter()
+        .copied()
+        .filter(|&(_, score)| score >= best - margin)
+        .collect();
+    if candidates.len() < 2 {
+        return None;
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    match choice {
+        RootChoice::Best => None,
+        RootChoice::Uniform { .. } => Some(candidates[rng.random_range(0..candidates.len())].0),
+        RootChoice::Weighted { temperature, .. } => {
+            let t = f64::from(temperature.max(1));
+            let weights: Vec<f64> = candidates
+                .iter()
+                .map(|&(_, score)| (f64::from(score - best) / t).exp())
+                .collect();
+            let mut x = rng.random::<f64>() * weights.iter().sum::<f64>();
+            for (&(m, _), w) in candidates.iter().zip(&weights) {
+                if x < *w {
+                    return Some(m);
+                }
+                x -= w;
+            }
+            candidates.last().map(|&(m, _)| m)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use xiangqi::Position;
+
+    /// Start-position moves with made-up scores.
+    fn scored(scores: &[i32]) -> Vec<(Move, i32)> {
+        Position::startpos()
+            .legal_moves()
+            .iter()
+            .copied()
+            .zip(scores.iter().copied())
+            .collect()
+    }
+
+    #[test]
+    fn the_weighted_choice_keeps_to_the_margin_and_favours_the_best() {
+        let moves = scored(&[50, 40, 20, -60, -200]);
+        let choice = RootChoice::Weighted {
+            margin: 100,
+            temperature: 20,
+        };
+        let mut counts = [0; 5];
+        for seed in 0..4000 {
+            let pick = choose(choice, &moves, 50, seed).unwrap_or(moves[0].0);
+            let i = moves
+                .iter()
+                .position(|&(m, _)| m == pick)
+                .expect("a root move");
+            counts[i] += 1;
+        }
+        // Weights 1, e^-0.5, e^-1.5 (sum 1.83); 110 and 250 below: never.
+        assert_eq!(&counts[3..], [0, 0], "{counts:?}");
+        assert!(counts[0] > counts[1] && counts[1] > counts[2], "{counts:?}");
+        assert!((2000..2400).contains(&counts[0]), "{counts:?}");
+        // The same seed, the same move; nothing to choose, no choice.
+        assert_eq!(choose(choice, &moves, 50, 9), choose(choice, &moves, 50, 9));
+        assert_eq!(choose(choice, &scored(&[50, -60]), 50, 9), None);
+        assert_eq!(choose(RootChoice::Best, &moves, 50, 9), None);
+    }
 }
