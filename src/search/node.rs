@@ -74,17 +74,11 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 5. Static evaluation (the hash table keeps it raw), corrected
-        // by the correction history.
-        let raw_eval = match entry {
+        // Step 5. Static evaluation.
+        let eval = match entry {
             _ if in_check => -INFINITY,
             Some(e) => e.eval,
             None => self.static_eval(ply),
-        };
-        let eval = if in_check {
-            raw_eval
-        } else {
-            self.h.corrected(&self.pos, raw_eval)
         };
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
@@ -145,14 +139,12 @@ impl Searcher<'_> {
             tt_move,
             self.stack[ply].killers,
             self.counter_move(ply),
-            self.continuation_rows(ply),
             in_check,
         );
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets = MoveList::new();
-        let mut captures = MoveList::new();
         let mut move_count = 0;
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
             if m == excluded {
@@ -272,9 +264,7 @@ impl Searcher<'_> {
                     break;
                 }
             }
-            if capture {
-                captures.push(m);
-            } else {
+            if !capture {
                 quiets.push(m);
             }
         }
@@ -289,14 +279,12 @@ impl Searcher<'_> {
             };
         }
 
-        // Step 14. Learn from a refutation.
-        if best >= beta {
-            self.reward_cutoff(ply, best_move, &quiets, &captures, depth);
+        // Step 14. Learn from a quiet refutation.
+        if best >= beta && !self.pos.is_capture(best_move) {
+            self.reward_quiet(ply, best_move, &quiets, depth);
         }
 
-        // Step 15. Remember the result, and how far it is from the static
-        // evaluation when it says so (a quiet best move, a bound on the
-        // right side, no decisive score).
+        // Step 15. Remember the result.
         let bound = bound_of(best, alpha_orig, beta);
         if singular_search {
             return best;
@@ -305,18 +293,10 @@ impl Searcher<'_> {
             key,
             best_move,
             score_to_tt(best, ply),
-            raw_eval,
+            eval,
             depth as u32,
             bound,
         );
-        if !in_check
-            && (best_move.is_null() || !self.pos.is_capture(best_move))
-            && best.abs() < RULE_WIN
-            && !(bound == Bound::Lower && best <= eval)
-            && !(bound == Bound::Upper && best >= eval)
-        {
-            self.h.update_correction(&self.pos, raw_eval, best, depth);
-        }
         best
     }
 
@@ -341,17 +321,15 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let (eval, raw_eval);
+        let eval;
         let mut best;
         if in_check {
             // Every evasion, not just captures; none is mate (below).
             eval = -INFINITY;
-            raw_eval = -INFINITY;
             best = -INFINITY;
         } else {
             // Stand pat: the side to move may decline every capture.
-            raw_eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
-            eval = self.h.corrected(&self.pos, raw_eval);
+            eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
             best = eval;
             if best >= beta {
                 return best;
@@ -394,7 +372,7 @@ impl Searcher<'_> {
         }
         let bound = bound_of(best, alpha_orig, beta);
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
         best
     }
 }

@@ -123,14 +123,14 @@ tunables! {
     // read its last row and column); PV nodes reduce lmr_pv less, nodes not
     // improving lmr_not_improving more, killers and the counter-move
     // lmr_refutation less, and quiet moves one ply less per lmr_history_div
-    // of ordering score (history plus continuation history).
+    // of history.
     lmr_min_depth = 3, 2, 5, 0.5;
     lmr_base_x100 = 75, 0, 200, 8.0;
     lmr_divisor_x100 = 225, 100, 400, 15.0;
     lmr_pv = 1, 0, 3, 0.5;
     lmr_not_improving = 1, 0, 3, 0.5;
     lmr_refutation = 1, 0, 3, 0.5;
-    lmr_history_div = 16384, 4096, 65536, 1500.0;
+    lmr_history_div = 8192, 2048, 32768, 800.0;
 
     // Singular extensions: from depth se_min_depth, a hash move whose
     // lower bound is at most 3 plies shallower is searched one ply deeper
@@ -147,13 +147,10 @@ tunables! {
     // plus this margin would not reach alpha.
     delta_margin = 150, 0, 400, 15.0;
 
-    // History: scores stay within +-history_max (the continuation and
-    // capture tables are 16-bit); a refutation earns depth^2 *
-    // history_bonus_per_depth2 (at most history_max / 2). Capture history
-    // is added to MVV-LVA divided by capture_history_div.
+    // History: scores stay within +-history_max; a quiet refutation earns
+    // depth^2 * history_bonus_per_depth2 (at most history_max / 2).
     history_max = 16384, 4096, 32000, 1000.0;
     history_bonus_per_depth2 = 16, 4, 64, 2.0;
-    capture_history_div = 8, 2, 32, 1.0;
 
     // Aspiration windows: from depth aspiration_min_depth, a window of
     // +-aspiration_delta around the last score, growing by half plus

@@ -2,10 +2,10 @@
 //! generated only when needed.
 //!
 //! 1. the hash move, checked for legality before anything is generated;
-//! 2. good captures (static exchange >= 0), by MVV-LVA and capture history;
+//! 2. good captures (static exchange >= 0), by MVV-LVA;
 //! 3. the killers and the counter-move, each checked for legality;
-//! 4. quiet moves, by history and continuation history (generated only now);
-//! 5. bad captures, by MVV-LVA and capture history.
+//! 4. quiet moves, by history (generated only now);
+//! 5. bad captures, by MVV-LVA.
 //!
 //! Since most nodes that cut off do so on the hash move or a capture, most
 //! nodes never generate a quiet move, and only the captures actually
@@ -20,8 +20,7 @@
 //! Each move comes with an ordering score whose range tells its stage (see
 //! the constants below); the search uses it to reduce and prune.
 
-use super::history::{Heuristics, NO_MOVE_ROW};
-use super::params::capture_history_div;
+use super::history::Heuristics;
 use super::see::see_ge;
 use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
@@ -66,15 +65,12 @@ pub enum Mode {
     Evasions,
 }
 
-/// A capture's ordering score: MVV-LVA (the most valuable victim first,
-/// then the least valuable attacker) plus its capture history, one
-/// `capture_history_div()`th of it.
+/// MVV-LVA: the most valuable victim first, then the least valuable attacker.
 #[inline(always)]
-fn capture_score(pos: &Position, h: &Heuristics, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).kind();
-    let attacker = pos.piece_at(m.from());
-    EXCHANGE_VALUES[victim.index()] * 16 - EXCHANGE_VALUES[attacker.kind().index()] / 8
-        + h.capture_score(attacker, m, victim) / capture_history_div()
+fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_at(m.to()).kind().index();
+    let attacker = pos.piece_at(m.from()).kind().index();
+    EXCHANGE_VALUES[victim] * 16 - EXCHANGE_VALUES[attacker] / 8
 }
 
 /// Swaps the best-scored move among `moves[from..end]` to `from` and
@@ -118,8 +114,6 @@ pub struct MovePicker {
     refutations: [Move; 3],
     /// Index of the next refutation to try.
     refutation: usize,
-    /// The continuation-history rows quiet moves are scored with.
-    continuation: [usize; 2],
     /// Captures from 0, quiet moves appended after them; bad captures are
     /// moved down to `0..bad_end` as the good-capture stage finds them.
     moves: MoveList,
@@ -130,19 +124,10 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for a node of the main search (every move); `in_check`
-    /// switches to evasions. Quiet moves are scored with the continuation
-    /// history's `continuation` rows.
-    pub fn new(
-        tt_move: Move,
-        killers: [Move; 2],
-        counter: Move,
-        continuation: [usize; 2],
-        in_check: bool,
-    ) -> MovePicker {
+    /// switches to evasions.
+    pub fn new(tt_move: Move, killers: [Move; 2], counter: Move, in_check: bool) -> MovePicker {
         let mode = if in_check { Mode::Evasions } else { Mode::All };
-        let mut p = MovePicker::with_mode(mode, tt_move, [killers[0], killers[1], counter]);
-        p.continuation = continuation;
-        p
+        MovePicker::with_mode(mode, tt_move, [killers[0], killers[1], counter])
     }
 
     /// A picker for the quiescence search: captures only, or every evasion
@@ -166,7 +151,6 @@ impl MovePicker {
             tt_move,
             refutations,
             refutation: 0,
-            continuation: [NO_MOVE_ROW; 2],
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -216,7 +200,7 @@ impl MovePicker {
                 Stage::GenCaptures => {
                     pos.generate(GenType::Captures, &mut self.moves);
                     for (i, &m) in self.moves.iter().enumerate() {
-                        self.scores[i] = capture_score(pos, h, m);
+                        self.scores[i] = mvv_lva(pos, m);
                     }
                     self.cur = 0;
                     self.bad_end = 0;
@@ -260,8 +244,7 @@ impl MovePicker {
                     pos.generate(GenType::Quiets, &mut self.moves);
                     for i in start..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] =
-                            h.quiet_score(pos.piece_at(m.from()), m, self.continuation);
+                        self.scores[i] = h.history(pos.piece_at(m.from()), m);
                     }
                     sort_descending(&mut self.moves, &mut self.scores, start);
                     self.cur = start;
@@ -292,9 +275,9 @@ impl MovePicker {
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if pos.is_capture(m) {
                             if see_ge(pos, m, 0) {
-                                GOOD_CAPTURE + capture_score(pos, h, m)
+                                GOOD_CAPTURE + mvv_lva(pos, m)
                             } else {
-                                BAD_CAPTURE + capture_score(pos, h, m)
+                                BAD_CAPTURE + mvv_lva(pos, m)
                             }
                         } else if m == self.refutations[0] {
                             KILLER_SCORE
@@ -303,7 +286,7 @@ impl MovePicker {
                         } else if m == self.refutations[2] {
                             KILLER_SCORE - 2
                         } else {
-                            h.quiet_score(pos.piece_at(m.from()), m, self.continuation)
+                            h.history(pos.piece_at(m.from()), m)
                         };
                     }
                     self.cur = 0;
@@ -445,7 +428,7 @@ mod tests {
             for &k0 in &cands {
                 for &k1 in &cands {
                     let counter = cands[rng.random_range(0..cands.len())];
-                    let picker = MovePicker::new(tt, [k0, k1], counter, [NO_MOVE_ROW; 2], in_check);
+                    let picker = MovePicker::new(tt, [k0, k1], counter, in_check);
                     let got = drain(picker, pos, h);
                     let moves: Vec<Move> = got.iter().map(|&(m, _)| m).collect();
                     assert_eq!(
@@ -454,7 +437,7 @@ mod tests {
                         "{} tt {tt} killers {k0} {k1} counter {counter}",
                         pos.to_fen()
                     );
-                    check_order(pos, h, &got, tt);
+                    check_order(pos, &got, tt);
                 }
             }
             // Quiescence: captures only (the hash move only if a capture),
@@ -472,7 +455,7 @@ mod tests {
                 "{} qsearch tt {tt}",
                 pos.to_fen()
             );
-            check_order(pos, h, &got, tt);
+            check_order(pos, &got, tt);
         }
     }
 
@@ -480,7 +463,7 @@ mod tests {
     /// good captures by MVV-LVA with a non-negative exchange, killers and
     /// counter-move, quiet moves by history, bad captures by MVV-LVA with a
     /// negative exchange.
-    fn check_order(pos: &Position, h: &Heuristics, got: &[(Move, i32)], tt: Move) {
+    fn check_order(pos: &Position, got: &[(Move, i32)], tt: Move) {
         let fen = pos.to_fen();
         if pos.is_legal(tt) && !tt.is_null() {
             let tt_first = got.first().map(|&(m, _)| m) == Some(tt);
@@ -510,12 +493,12 @@ mod tests {
             match stage {
                 1 => {
                     assert!(pos.is_capture(m) && see_ge(pos, m, 0), "{fen}: {m}");
-                    assert_eq!(s, GOOD_CAPTURE + capture_score(pos, h, m), "{fen}: {m}");
+                    assert_eq!(s, GOOD_CAPTURE + mvv_lva(pos, m), "{fen}: {m}");
                 }
                 2 | 3 => assert!(!pos.is_capture(m), "{fen}: {m} is not quiet"),
                 _ => {
                     assert!(pos.is_capture(m) && !see_ge(pos, m, 0), "{fen}: {m}");
-                    assert_eq!(s, BAD_CAPTURE + capture_score(pos, h, m), "{fen}: {m}");
+                    assert_eq!(s, BAD_CAPTURE + mvv_lva(pos, m), "{fen}: {m}");
                 }
             }
             last_stage = stage;
@@ -546,13 +529,7 @@ mod tests {
         let killer = pos.parse_move("b0b1").expect("test move");
         let tt = pos.parse_move("e0f0").expect("test move");
         let got = drain(
-            MovePicker::new(
-                tt,
-                [killer, Move::NULL],
-                Move::NULL,
-                [NO_MOVE_ROW; 2],
-                false,
-            ),
+            MovePicker::new(tt, [killer, Move::NULL], Move::NULL, false),
             &pos,
             &h,
         );
