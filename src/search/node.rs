@@ -178,6 +178,7 @@ impl Searcher<'_> {
             // against its score less a margin, tells.
             let mut extension = 0;
             if m == tt_move
+                && cuts.null_move_and_reductions
                 && !singular_search
                 && depth >= se_min_depth()
                 && ply < 2 * self.root_depth as usize
