@@ -146,7 +146,6 @@ pub(super) fn iterate(
 
     for depth in first_depth..=plan.max_depth {
         s.seldepth = 0;
-        s.root_depth = depth as i32;
         let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
         let mut remaining = root_order.clone();
         let mut scored_all = Vec::new();

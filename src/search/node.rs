@@ -53,10 +53,7 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Step 4. Transposition table. A singular-extension search (one
-        // move left out) takes no cut from it and stores nothing.
-        let excluded = self.stack[ply].excluded;
-        let singular_search = !excluded.is_null();
+        // Step 4. Transposition table.
         let key = self.pos.key();
         let entry = self.tt.probe(key);
         // The picker plays the hash move only if it is legal here: a wrong
@@ -69,7 +66,7 @@ impl Searcher<'_> {
                 Bound::Lower => score >= beta,
                 Bound::Upper => score <= alpha,
             };
-            if !pv_node && !singular_search && e.depth as i32 >= depth && fits {
+            if !pv_node && e.depth as i32 >= depth && fits {
                 return score;
             }
         }
@@ -85,7 +82,7 @@ impl Searcher<'_> {
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
 
         let cuts = self.selectivity;
-        if !pv_node && !in_check && !singular_search && cuts.node_pruning {
+        if !pv_node && !in_check && cuts.node_pruning {
             // Step 6. Razoring: hopeless at low depth unless a capture saves it.
             if depth <= razor_depth() && eval + razor_base() + razor_per_depth() * depth < alpha {
                 let score = self.quiesce(alpha, alpha + 1, ply, false);
@@ -101,7 +98,7 @@ impl Searcher<'_> {
                 return eval;
             }
         }
-        if !pv_node && !in_check && !singular_search && cuts.null_move_and_reductions {
+        if !pv_node && !in_check && cuts.null_move_and_reductions {
             // Step 8. Null move pruning.
             let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
             if depth >= nmp_min_depth()
@@ -147,9 +144,6 @@ impl Searcher<'_> {
         let mut quiets = MoveList::new();
         let mut move_count = 0;
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
-            if m == excluded {
-                continue;
-            }
             let capture = self.pos.is_capture(m);
             move_count += 1;
             let may_prune = best > -RULE_WIN && !in_check && cuts.move_pruning;
@@ -173,54 +167,9 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            // Step 12b. Singular extension of the hash move: is it the only
-            // good move here? A search of the others, at half the depth
-            // against its score less a margin, tells.
-            let mut extension = 0;
-            if m == tt_move
-                && cuts.null_move_and_reductions
-                && !singular_search
-                && depth >= se_min_depth()
-                && ply < 2 * self.root_depth as usize
-            {
-                if let Some(e) =
-                    entry.filter(|e| e.bound != Bound::Upper && e.depth as i32 >= depth - 3)
-                {
-                    let tt_score = score_from_tt(e.score, ply);
-                    if tt_score.abs() < RULE_WIN {
-                        let singular_beta = tt_score - se_margin_per_depth() * depth / 16;
-                        self.stack[ply].excluded = m;
-                        let score = self.negamax(
-                            (depth - 1) / 2,
-                            singular_beta - 1,
-                            singular_beta,
-                            ply,
-                            in_check,
-                        );
-                        self.stack[ply].excluded = Move::NULL;
-                        if self.stopped {
-                            return 0;
-                        }
-                        if score < singular_beta {
-                            // Two plies only off the PV and in the first
-                            // half of the line, so that lines cannot grow
-                            // without end.
-                            let double = !pv_node
-                                && ply < self.root_depth as usize
-                                && score < singular_beta - se_double_margin();
-                            extension = if double { 2 } else { 1 };
-                        } else if singular_beta >= beta {
-                            // Multi-cut: another move beats beta as well.
-                            return singular_beta;
-                        } else if tt_score >= beta {
-                            extension = -1;
-                        }
-                    }
-                }
-            }
             let gives_check = self.play(m, ply);
             // Step 13. Principal variation search with late-move reductions.
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1;
             let score = if move_count == 1 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check)
             } else {
@@ -271,13 +220,8 @@ impl Searcher<'_> {
         }
 
         if move_count == 0 {
-            // No legal move loses, in check or not; a singular-extension
-            // search with nothing but the left-out move fails low.
-            return if singular_search {
-                alpha
-            } else {
-                -(MATE - ply as i32)
-            };
+            // No legal move loses, in check or not.
+            return -(MATE - ply as i32);
         }
 
         // Step 14. Learn from a quiet refutation.
@@ -287,9 +231,6 @@ impl Searcher<'_> {
 
         // Step 15. Remember the result.
         let bound = bound_of(best, alpha_orig, beta);
-        if singular_search {
-            return best;
-        }
         self.tt.store(
             key,
             best_move,

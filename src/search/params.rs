@@ -132,17 +132,6 @@ tunables! {
     lmr_refutation = 1, 0, 3, 0.5;
     lmr_history_div = 8192, 2048, 32768, 800.0;
 
-    // Singular extensions: from depth se_min_depth, a hash move whose
-    // lower bound is at most 3 plies shallower is searched one ply deeper
-    // when every other move fails low against its score less
-    // se_margin_per_depth * depth / 16 at half the depth, and two deeper
-    // (off the PV) when they fail se_double_margin lower still; when they
-    // reach beta instead, the node is cut (multi-cut), and when only the
-    // hash move's score reaches beta it is searched one ply shallower.
-    se_min_depth = 7, 4, 12, 0.5;
-    se_margin_per_depth = 32, 8, 96, 4.0;
-    se_double_margin = 40, 0, 200, 8.0;
-
     // Quiescence: delta pruning skips a capture when even winning the piece
     // plus this margin would not reach alpha.
     delta_margin = 150, 0, 400, 15.0;
