@@ -25,7 +25,7 @@
 //!   accepts a draw offer, so a person may still swindle it; only at full
 //!   strength does it resign and accept draws as before.
 //!
-//! The levels are one table, [`LEVELS`]: anchor points from 800 to 2800,
+//! The levels are one table, `LEVELS`: anchor points from 800 to 2800,
 //! with the node budget interpolated geometrically between them and the
 //! margin and temperature linearly. `Skill Level` 0 to 19 stands for
 //! 800 + 100 × level (800 to 2700); 20, the default, is full strength. The

@@ -139,11 +139,19 @@ pub struct LoadReport {
     pub illegal_games: usize,
 }
 
-/// Loads the quiet positions of every game in `paths`, split by game into a
-/// training set and a validation set (every `VALIDATION_EVERY`th game).
-pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Dataset, Dataset, LoadReport)> {
-    let mut train = Dataset::default();
-    let mut valid = Dataset::default();
+/// Replays every game of the files in `paths`, in file order, with the
+/// rules core: `visit(game, red_result, pos, played, score)` is called for
+/// each position before its move, where `game` numbers the games from 0
+/// across the files and `red_result` is the result in halves for Red (0
+/// lost, 1 draw, 2 won). A game that starts from a bad position or plays an
+/// illegal move is counted in the report and left (at that move); damaged
+/// stretches of a file are reported on stderr, prefixed by `who`, and the
+/// rest of the file is used.
+pub fn replay_games(
+    paths: &[impl AsRef<Path>],
+    who: &str,
+    mut visit: impl FnMut(usize, u8, &Position, Move, i16),
+) -> Result<LoadReport> {
     let mut report = LoadReport::default();
     for path in paths {
         let path = path.as_ref();
@@ -151,15 +159,11 @@ pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Dataset, Dataset, LoadReport)
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         let (chunks, damage) = gamefile::read_chunks(&bytes);
         for d in &damage {
-            eprintln!("train: {}: {d}; the rest is used", path.display());
+            eprintln!("{who}: {}: {d}; the rest is used", path.display());
         }
         report.damaged_stretches += damage.len();
         for game in chunks.iter().flat_map(|c| &c.games) {
-            let set = if report.games % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
-                &mut valid
-            } else {
-                &mut train
-            };
+            let number = report.games;
             report.games += 1;
             let Ok(mut pos) = game.start_position() else {
                 report.illegal_games += 1;
@@ -171,13 +175,29 @@ pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Dataset, Dataset, LoadReport)
                     report.illegal_games += 1;
                     break;
                 }
-                if is_training_position(&pos, m, score) {
-                    set.push(&pos, score, red_result);
-                }
+                visit(number, red_result, &pos, m, score);
                 pos.make_move(m);
             }
         }
     }
+    Ok(report)
+}
+
+/// Loads the quiet positions of every game in `paths`, split by game into a
+/// training set and a validation set (every `VALIDATION_EVERY`th game).
+pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Dataset, Dataset, LoadReport)> {
+    let mut train = Dataset::default();
+    let mut valid = Dataset::default();
+    let report = replay_games(paths, "train", |game, red_result, pos, played, score| {
+        if is_training_position(pos, played, score) {
+            let set = if game % VALIDATION_EVERY == VALIDATION_EVERY - 1 {
+                &mut valid
+            } else {
+                &mut train
+            };
+            set.push(pos, score, red_result);
+        }
+    })?;
     Ok((train, valid, report))
 }
 

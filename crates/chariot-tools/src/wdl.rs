@@ -24,9 +24,9 @@
 //! predicted by the fit on the others, so that the table covers every game
 //! (the constants printed stay those of the fit without the last share).
 
-use crate::dataset::LoadReport;
-use crate::gamefile::{self, UNSCORED};
-use anyhow::{bail, Context, Result};
+use crate::dataset::{replay_games, LoadReport};
+use crate::gamefile::UNSCORED;
+use anyhow::{bail, Result};
 use chariot::search::{MAX_PLY, RULE_WIN};
 use chariot::wdl::{material, material_fraction, sigmoid, Model, START_MATERIAL};
 use chariot::xiangqi::{Color, Position};
@@ -71,45 +71,20 @@ pub fn is_wdl_position(pos: &Position, score: i16) -> bool {
 /// 1, … across the files in order).
 pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, LoadReport)> {
     let mut samples = Vec::new();
-    let mut report = LoadReport::default();
-    for path in paths {
-        let path = path.as_ref();
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let (chunks, damage) = gamefile::read_chunks(&bytes);
-        for d in &damage {
-            eprintln!("wdl: {}: {d}; the rest is used", path.display());
-        }
-        report.damaged_stretches += damage.len();
-        for game in chunks.iter().flat_map(|c| &c.games) {
-            let number = report.games as u32;
-            report.games += 1;
-            let Ok(mut pos) = game.start_position() else {
-                report.illegal_games += 1;
-                continue;
+    let report = replay_games(paths, "wdl", |game, red, pos, _, score| {
+        if is_wdl_position(pos, score) {
+            let mover = match pos.side_to_move() {
+                Color::Red => red,
+                Color::Black => 2 - red,
             };
-            let red = game.outcome as u8;
-            for &(m, score) in &game.moves {
-                if !pos.is_legal(m) {
-                    report.illegal_games += 1;
-                    break;
-                }
-                if is_wdl_position(&pos, score) {
-                    let mover = match pos.side_to_move() {
-                        Color::Red => red,
-                        Color::Black => 2 - red,
-                    };
-                    samples.push(Sample {
-                        score,
-                        material: material(&pos),
-                        result: [Result3::Loss, Result3::Draw, Result3::Win][mover as usize],
-                        game: number,
-                    });
-                }
-                pos.make_move(m);
-            }
+            samples.push(Sample {
+                score,
+                material: material(pos),
+                result: [Result3::Loss, Result3::Draw, Result3::Win][mover as usize],
+                game: game as u32,
+            });
         }
-    }
+    })?;
     Ok((samples, report))
 }
 
