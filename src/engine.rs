@@ -254,6 +254,8 @@ enum RunKind {
         draw_offered: bool,
         /// At a strength level: no resignation, no accepted draw.
         limited: bool,
+        /// Its only limit is beyond reach (`GoRequest::beyond_reach`).
+        beyond_reach: bool,
     },
     /// `go perft` or `bench`: no bestmove follows.
     Count,
@@ -268,8 +270,6 @@ struct Running {
     /// A result that arrived while pondering or in an infinite search.
     held: Option<Outcome>,
     stop_requested: bool,
-    /// Its only limit is beyond reach (`GoRequest::beyond_reach`).
-    beyond_reach: bool,
 }
 
 impl Running {
@@ -402,9 +402,16 @@ impl Engine {
     /// infinite, pondering, or limited only beyond reach. (Counts, bench
     /// and searches with a limit they will reach end by themselves.)
     pub fn awaits_stop(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| r.endless() || r.beyond_reach)
+        self.running.as_ref().is_some_and(|r| {
+            r.endless()
+                || matches!(
+                    r.kind,
+                    RunKind::Search {
+                        beyond_reach: true,
+                        ..
+                    }
+                )
+        })
     }
 
     pub fn settings(&self) -> &Settings {
@@ -592,6 +599,7 @@ impl Engine {
             infinite: limits.infinite,
             draw_offered: req.draw_offered,
             limited: strength.is_some(),
+            beyond_reach: req.beyond_reach,
         };
         let job = Job {
             pos,
@@ -618,9 +626,6 @@ impl Engine {
             let mut report = |info: Info| notify(Event::Info(info));
             Event::Done(search::search(job, shared, start, &mut report))
         }));
-        if let Some(r) = &mut self.running {
-            r.beyond_reach = req.beyond_reach;
-        }
         out
     }
 
@@ -663,6 +668,7 @@ impl Engine {
                 infinite: false,
                 draw_offered,
                 limited: self.settings.strength.is_some(),
+                beyond_reach: false,
             };
             let outcome = Outcome {
                 best: Some(best),
@@ -703,7 +709,6 @@ impl Engine {
                     kind,
                     held: None,
                     stop_requested: false,
-                    beyond_reach: false,
                 });
                 Vec::new()
             }

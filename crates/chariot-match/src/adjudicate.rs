@@ -26,6 +26,28 @@ pub struct DrawRule {
     pub score: i32,
 }
 
+/// As `--resign` takes it: `movecount=N score=S twosided=B`.
+impl std::fmt::Display for ResignRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "movecount={} score={} twosided={}",
+            self.movecount, self.score, self.twosided
+        )
+    }
+}
+
+/// As `--draw` takes it: `movenumber=N movecount=M score=S`.
+impl std::fmt::Display for DrawRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "movenumber={} movecount={} score={}",
+            self.movenumber, self.movecount, self.score
+        )
+    }
+}
+
 /// The verdict of score adjudication.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreVerdict {

@@ -277,22 +277,9 @@ pub fn match_settings(cfg: &MatchConfig, names: &[String], openings: &[Opening])
     );
     put(
         "resign",
-        g.resign.map_or("none".to_string(), |r| {
-            format!(
-                "movecount={} score={} twosided={}",
-                r.movecount, r.score, r.twosided
-            )
-        }),
+        g.resign.map_or("none".to_string(), |r| r.to_string()),
     );
-    put(
-        "draw",
-        g.draw.map_or("none".to_string(), |d| {
-            format!(
-                "movenumber={} movecount={} score={}",
-                d.movenumber, d.movecount, d.score
-            )
-        }),
-    );
+    put("draw", g.draw.map_or("none".to_string(), |d| d.to_string()));
     put(
         "sprt",
         cfg.sprt.map_or("none".to_string(), |p| {

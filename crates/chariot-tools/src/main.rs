@@ -121,26 +121,8 @@ enum Command {
         /// Game-data files (from datagen).
         #[arg(long = "data", required = true, num_args = 1..)]
         data: Vec<PathBuf>,
-        /// Every Nth game is held out of the fit and checked.
-        #[arg(long, default_value_t = 10)]
-        holdout: usize,
-        /// Also fit without each other Nth of the games in turn, so that
-        /// every game is held out once and the table covers them all.
-        #[arg(long)]
-        cross_validate: bool,
-        /// Width of the score buckets of the table, centipawns.
-        #[arg(long, default_value_t = 50)]
-        width: i32,
-        /// Scores beyond plus or minus this are lumped into two tails.
-        #[arg(long, default_value_t = 1000)]
-        range: i32,
-        /// Buckets of fewer held-out positions are shown but not judged.
-        #[arg(long, default_value_t = 1000)]
-        min_positions: usize,
-        /// Largest |predicted - observed| accepted in a judged bucket, in
-        /// percentage points; beyond it the command fails (exit status 1).
-        #[arg(long, default_value_t = 3.0)]
-        max_error: f64,
+        #[command(flatten)]
+        cfg: wdl::Config,
     },
 }
 
@@ -252,23 +234,7 @@ fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Book { command } => book::run(command),
-        Command::Wdl {
-            data,
-            holdout,
-            cross_validate,
-            width,
-            range,
-            min_positions,
-            max_error,
-        } => {
-            let cfg = wdl::Config {
-                holdout,
-                cross_validate,
-                width,
-                range,
-                min_positions,
-                max_error,
-            };
+        Command::Wdl { data, cfg } => {
             if !wdl::run(&data, &cfg)? {
                 std::process::exit(1);
             }

@@ -447,21 +447,28 @@ pub fn worst(groups: &[Group], min: usize) -> Option<&Group> {
         .max_by(|a, b| a.error_points().total_cmp(&b.error_points()))
 }
 
-/// What `chariot-tools wdl` was asked.
-#[derive(Clone, Debug)]
+/// What `chariot-tools wdl` was asked (its options besides `--data`).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Config {
-    /// Every `holdout`th game is held out.
+    /// Every Nth game is held out of the fit and checked.
+    #[arg(long, default_value_t = 10)]
     pub holdout: usize,
-    /// Also fit without each other `holdout`th of the games in turn, so
-    /// that every game is held out once and the table covers them all.
+    /// Also fit without each other Nth of the games in turn, so that
+    /// every game is held out once and the table covers them all.
+    #[arg(long)]
     pub cross_validate: bool,
-    /// Score bucket width, centipawns.
+    /// Width of the score buckets of the table, centipawns.
+    #[arg(long, default_value_t = 50)]
     pub width: i32,
-    /// Scores beyond ±`range` are lumped into two tails.
+    /// Scores beyond plus or minus this are lumped into two tails.
+    #[arg(long, default_value_t = 1000)]
     pub range: i32,
-    /// Buckets of fewer positions are shown but not judged.
+    /// Buckets of fewer held-out positions are shown but not judged.
+    #[arg(long, default_value_t = 1000)]
     pub min_positions: usize,
-    /// Largest error accepted in a judged bucket, percentage points.
+    /// Largest |predicted - observed| accepted in a judged bucket, in
+    /// percentage points; beyond it the command fails (exit status 1).
+    #[arg(long, default_value_t = 3.0)]
     pub max_error: f64,
 }
 

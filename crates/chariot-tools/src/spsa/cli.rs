@@ -7,7 +7,6 @@ use super::report;
 use super::state::State;
 use super::tuner::Tuner;
 use anyhow::{anyhow, bail, Context, Result};
-use chariot_match::adjudicate::{DrawRule, ResignRule};
 use chariot_match::clock::TimeControl;
 use chariot_match::engine::EngineSpec;
 use chariot_match::game::GameConfig;
@@ -109,20 +108,6 @@ pub enum Outcome {
     Interrupted,
 }
 
-fn resign_text(r: &ResignRule) -> String {
-    format!(
-        "movecount={} score={} twosided={}",
-        r.movecount, r.score, r.twosided
-    )
-}
-
-fn draw_text(d: &DrawRule) -> String {
-    format!(
-        "movenumber={} movecount={} score={}",
-        d.movenumber, d.movecount, d.score
-    )
-}
-
 /// The parameters of the run.
 fn parameters(args: &Args) -> Result<Vec<Param>> {
     let all = match &args.params {
@@ -153,10 +138,10 @@ fn settings(spec: &EngineSpec, game: &GameConfig, openings: &str) -> Vec<String>
     lines.push(format!("limit {}", game.tc));
     lines.push(format!("openings {openings}"));
     if let Some(r) = &game.resign {
-        lines.push(format!("resign {}", resign_text(r)));
+        lines.push(format!("resign {r}"));
     }
     if let Some(d) = &game.draw {
-        lines.push(format!("draw {}", draw_text(d)));
+        lines.push(format!("draw {d}"));
     }
     lines
 }
