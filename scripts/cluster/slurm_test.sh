@@ -5,11 +5,9 @@
 # in one process: the same moves in every game, the same report, and the
 # same data file byte for byte.
 #
-# Run as root (as CI does): it writes its munge key, slurm.conf and the
-# daemons' state under a temporary directory, starts munged, slurmctld and
-# slurmd without systemd (ProctrackType=proctrack/linuxproc,
-# TaskPlugin=task/none), and stops the daemons it started, by their pids,
-# however it ends. Installs slurm-wlm, munge and parallel when missing.
+# Run as root (as CI does): the cluster (scripts/cluster/slurm_local.sh)
+# lives in a temporary directory, and its daemons are stopped by their pids
+# however this ends.
 #
 #   scripts/cluster/slurm_test.sh          # uses target/release (builds it)
 #   BIN=/path/to/bins scripts/cluster/slurm_test.sh
@@ -17,15 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 
-if [ "$(id -u)" != 0 ]; then
-    echo "slurm_test.sh: run as root (it starts munged, slurmctld and slurmd)" >&2
-    exit 2
-fi
-if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
-    echo "== installing slurm-wlm, munge and parallel"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge parallel > /dev/null ||
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge parallel > /dev/null; }
-fi
+# shellcheck source=scripts/cluster/slurm_local.sh
+source scripts/cluster/slurm_local.sh
 bin=${BIN:-}
 if [ -z "$bin" ]; then
     cargo build --quiet --release -p chariot -p chariot-match -p chariot-tools
@@ -34,25 +25,9 @@ fi
 bin=$(cd "$bin" && pwd)
 
 tmp=$(mktemp -d /tmp/chariot-slurm.XXXXXX)
-chmod 700 "$tmp"
-pids=()
-stop_daemons() {
-    # The daemons this script started, by their pids, newest first; then
-    # wait for each to be gone (SIGKILL after 5 s).
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        kill "${pids[i]}" 2> /dev/null || true
-    done
-    for pid in "${pids[@]}"; do
-        for _ in $(seq 50); do
-            kill -0 "$pid" 2> /dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$pid" 2> /dev/null || true
-    done
-}
 finish() {
     status=$?
-    stop_daemons
+    slurm_local_stop
     if [ "$status" != 0 ]; then
         echo "slurm_test.sh: FAILED; the daemons' logs:" >&2
         tail -n 20 "$tmp"/*.log "$tmp"/*.out "$tmp"/work/results/*.log >&2 || true
@@ -61,65 +36,8 @@ finish() {
     exit "$status"
 }
 trap finish EXIT
-
-echo "== munged, slurmctld and slurmd in $tmp"
-mkdir -p "$tmp/munge" "$tmp/state" "$tmp/spool" "$tmp/work"
-dd if=/dev/urandom of="$tmp/munge/munge.key" bs=1024 count=1 status=none
-chmod 400 "$tmp/munge/munge.key"
-socket=$tmp/munge/munge.socket
-munged --foreground --force --key-file="$tmp/munge/munge.key" --socket="$socket" \
-    --pid-file="$tmp/munge/munged.pid" --seed-file="$tmp/munge/munged.seed" \
-    --log-file="$tmp/munged.log" > "$tmp/munged.out" 2>&1 &
-pids+=($!)
-for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
-
-node=$(hostname -s)
-# Ports of their own, away from any Slurm already on the machine; the
-# loopback address, whether or not the host name resolves.
-cat > "$tmp/slurm.conf" << CONF
-ClusterName=chariot-test
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=16817
-SlurmdPort=16818
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$socket
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/slurmctld.log
-SlurmdLogFile=$tmp/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SwitchType=switch/none
-MpiDefault=none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-ReturnToService=2
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
-CONF
-export SLURM_CONF=$tmp/slurm.conf
-slurmctld -D -i -f "$SLURM_CONF" > "$tmp/slurmctld.out" 2>&1 &
-pids+=($!)
-slurmd -D -N "$node" -f "$SLURM_CONF" > "$tmp/slurmd.out" 2>&1 &
-pids+=($!)
-for i in $(seq 100); do
-    state=$(sinfo -h -n "$node" -o %T 2> /dev/null || true)
-    [ "$state" = idle ] && break
-    if [ "$i" = 100 ]; then
-        echo "slurm_test.sh: the node is '$state', not idle, after 20 s" >&2
-        exit 1
-    fi
-    sleep 0.2
-done
-sinfo
+slurm_local_start "$tmp"
+mkdir -p "$tmp/work"
 
 cd "$tmp/work"
 mkdir -p results whole
