@@ -2,22 +2,35 @@
 //! UCCI) reports them: how often Chariot's own self-play games went on to be
 //! won, drawn and lost from positions that searched to that score.
 //!
-//! The model is Stockfish's. With `s` the score in centipawns from the side
-//! to move's view and `m` the material on the board,
+//! The model is Stockfish's, with one more curve. With `s` the score in
+//! centipawns from the side to move's view and `m` the material on the
+//! board,
 //!
 //! ```text
-//! win  = σ(( s − a(m)) / b(m))
-//! loss = σ((−s − a(m)) / b(m))
+//! t    = (s − d(m)) / (1 + k |s − d(m)| / 100)
+//! win  = σ(( t − a(m)) / b(m))
+//! loss = σ((−t − a(m)) / b(m))
 //! draw = 1 − win − loss
 //! ```
 //!
 //! where σ is the logistic function: `a(m)` is the score at which the side
 //! to move wins half its games, `b(m)` how quickly the odds change with the
-//! score. Both are cubics in `x`, the material of both sides as a fraction
-//! of the start position's (`material`, clamped to `MIN_MATERIAL`), so that
-//! the same score means a surer win in a bare endgame than in the opening.
-//! A positive `a` keeps the draw odds positive; the model is symmetric by
-//! construction: the odds of `−s` are those of `s` reversed.
+//! score, and `d(m)` how far the search's score flatters the side to move:
+//! in Chariot's games a side scored level goes on to lose more often than
+//! it wins, so the odds are those of the score less `d`. The constant `k`
+//! compresses large scores: a logistic curve sharp enough for the many
+//! level positions, nearly all drawn in an endgame, is too sure of the
+//! rarer big scores, of which some are misjudged and not won. `a`, `b`
+//! and `d` are
+//! cubics in `x`, the material of both sides as a fraction of the start
+//! position's (`material`, clamped to `MIN_MATERIAL`), so that the same
+//! score means a surer win in a bare endgame than in the opening. A
+//! positive `a` keeps the draw odds positive. A score of exactly zero is
+//! often a draw the search has found (a repetition, the move limit): a
+//! share `z` of such positions is taken as drawn, the rest as the curves
+//! say. Around `d` the model is
+//! symmetric: the odds of `d − u` are those of `d + u` reversed. A `k` of
+//! zero, a `d` of zero and a `z` of zero give Stockfish's model.
 //!
 //! `chariot-tools wdl` fits `a` and `b` by maximum likelihood on self-play
 //! games and prints the constants of [`MODEL`] and the calibration of the
@@ -47,20 +60,27 @@ pub fn material(pos: &Position) -> i32 {
     sum
 }
 
-/// The model's parameters: the coefficients of `a(x)` and `b(x)`, constant
-/// term first, in centipawns.
+/// The model's parameters: the coefficients of `a(x)`, `b(x)` and `d(x)`,
+/// constant term first, in centipawns, the compression `k` (at least
+/// zero) and the drawn share `z` of exactly level scores (`0..1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Model {
     pub a: [f64; 4],
     pub b: [f64; 4],
+    pub d: [f64; 4],
+    pub k: f64,
+    pub z: f64,
 }
 
-/// The model fitted by `chariot-tools wdl` on 3,053 games of the built-in
-/// (third-generation) net's self-play at 5,000 nodes a move
-/// (docs/EVALUATION.md, "Win/draw/loss model").
+/// The model fitted by `chariot-tools wdl` on 9,793 games (1,323,738
+/// positions) of the built-in (third-generation) net's self-play at 5,000
+/// nodes a move (docs/EVALUATION.md, "Win/draw/loss model").
 pub const MODEL: Model = Model {
-    a: [358.921, -838.570, 783.432, -247.545],
-    b: [62.104, -60.528, 302.102, -149.660],
+    a: [322.185, -750.715, 688.592, -209.354],
+    b: [64.174, -124.892, 435.440, -238.160],
+    d: [-0.889, 3.227, 53.996, -33.882],
+    k: 0.0467,
+    z: 0.1694,
 };
 
 /// The model's material variable: `material` clamped to
@@ -74,23 +94,35 @@ pub fn cubic(c: &[f64; 4], x: f64) -> f64 {
     ((c[3] * x + c[2]) * x + c[1]) * x + c[0]
 }
 
+/// A score less the bias `d`, compressed by `k`: `t / (1 + k |t| / 100)`
+/// with `t = score − d`.
+pub fn compress(score: f64, d: f64, k: f64) -> f64 {
+    let t = score - d;
+    t / (1.0 + k * t.abs() / 100.0)
+}
+
 /// The logistic function.
 pub fn sigmoid(t: f64) -> f64 {
     1.0 / (1.0 + (-t).exp())
 }
 
 impl Model {
-    /// `a` and `b` at material fraction `x`.
-    pub fn params(&self, x: f64) -> (f64, f64) {
-        (cubic(&self.a, x), cubic(&self.b, x))
+    /// `a`, `b` and `d` at material fraction `x`.
+    pub fn params(&self, x: f64) -> (f64, f64, f64) {
+        (cubic(&self.a, x), cubic(&self.b, x), cubic(&self.d, x))
     }
 
     /// The odds of a win, a draw and a loss for the side to move at score
     /// `score` (centipawns) with material fraction `x`.
     pub fn probabilities(&self, score: f64, x: f64) -> [f64; 3] {
-        let (a, b) = self.params(x);
-        let win = sigmoid((score - a) / b);
-        let loss = sigmoid((-score - a) / b);
+        let (a, b, d) = self.params(x);
+        let t = compress(score, d, self.k);
+        let win = sigmoid((t - a) / b);
+        let loss = sigmoid((-t - a) / b);
+        if score == 0.0 {
+            let keep = 1.0 - self.z;
+            return [keep * win, 1.0 - keep * (win + loss), keep * loss];
+        }
         [win, 1.0 - win - loss, loss]
     }
 
@@ -145,20 +177,33 @@ mod tests {
     #[test]
     fn the_fitted_curves_keep_draws_possible() {
         for m in materials() {
-            let (a, b) = MODEL.params(material_fraction(m));
+            let (a, b, _) = MODEL.params(material_fraction(m));
             assert!(a > 0.0 && b > 0.0, "material {m}: a {a}, b {b}");
         }
     }
 
     #[test]
-    fn odds_sum_to_1000_and_are_symmetric() {
+    fn odds_sum_to_1000_and_are_symmetric_about_the_bias() {
         for m in materials() {
+            let x = material_fraction(m);
+            let (_, _, d) = MODEL.params(x);
             for s in (-3000..=3000).step_by(7) {
-                let wdl = MODEL.per_mille(s, m);
-                assert_eq!(wdl.iter().sum::<u32>(), 1000, "score {s}, material {m}");
-                let mut reversed = MODEL.per_mille(-s, m);
-                reversed.reverse();
-                assert_eq!(wdl, reversed, "score {s}, material {m}");
+                assert_eq!(
+                    MODEL.per_mille(s, m).iter().sum::<u32>(),
+                    1000,
+                    "score {s}, material {m}"
+                );
+                // Away from the exactly level score, which has its own
+                // draws, the odds of d + u are those of d - u reversed.
+                let u = f64::from(s) + 0.5;
+                let above = MODEL.probabilities(d + u, x);
+                let below = MODEL.probabilities(d - u, x);
+                for i in 0..3 {
+                    assert!(
+                        (above[i] - below[2 - i]).abs() < 1e-9,
+                        "u {u}, material {m}"
+                    );
+                }
             }
         }
     }
@@ -167,7 +212,9 @@ mod tests {
     fn a_better_score_never_wins_less_or_loses_more() {
         for m in materials() {
             let mut last = MODEL.per_mille(-3000, m);
-            for s in -2999..=3000 {
+            // The exactly level score stands apart: its own draws lower
+            // both its wins and its losses.
+            for s in (-2999..=3000).filter(|&s| s != 0) {
                 let wdl = MODEL.per_mille(s, m);
                 assert!(
                     wdl[0] >= last[0] && wdl[2] <= last[2],
@@ -177,11 +224,34 @@ mod tests {
             }
             assert_eq!(last, [1000, 0, 0], "material {m}");
             let level = MODEL.per_mille(0, m);
+            let (above, below) = (MODEL.per_mille(1, m), MODEL.per_mille(-1, m));
             assert!(
-                level[1] > 0 && level[0] == level[2],
+                level[1] > 0 && level[0] <= above[0] && level[2] <= below[2],
                 "material {m}: {level:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_exactly_level_score_is_likelier_drawn() {
+        for m in materials() {
+            let [_, draw, _] = MODEL.per_mille(0, m);
+            let [_, near, _] = MODEL.per_mille(1, m);
+            assert!(draw >= near, "material {m}: {draw} against {near} at 1 cp");
+        }
+        let plain = Model { z: 0.0, ..MODEL };
+        let [w, d, l] = MODEL.probabilities(0.0, 1.0);
+        let [pw, pd, pl] = plain.probabilities(0.0, 1.0);
+        let keep = 1.0 - MODEL.z;
+        assert!((w - keep * pw).abs() < 1e-12 && (l - keep * pl).abs() < 1e-12);
+        assert!((d - (MODEL.z + keep * pd)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_compression_and_the_bias_shape_the_score() {
+        assert_eq!(compress(250.0, 50.0, 0.0), 200.0);
+        assert_eq!(compress(-150.0, 50.0, 0.5), -200.0 / 2.0);
+        assert_eq!(compress(50.0, 50.0, 3.0), 0.0);
     }
 
     #[test]

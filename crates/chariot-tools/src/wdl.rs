@@ -28,7 +28,7 @@ use crate::dataset::{replay_games, LoadReport};
 use crate::gamefile::UNSCORED;
 use anyhow::{bail, Result};
 use chariot::search::{MAX_PLY, RULE_WIN};
-use chariot::wdl::{material, material_fraction, sigmoid, Model, START_MATERIAL};
+use chariot::wdl::{compress, material, material_fraction, sigmoid, Model, START_MATERIAL};
 use chariot::xiangqi::{Color, Position};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -88,35 +88,61 @@ pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, LoadReport)> {
     Ok((samples, report))
 }
 
+/// The number of parameters: four coefficients each of `a`, `b` and `d`,
+/// then `k` and `z`.
+const N: usize = 14;
+
 /// The model's odds at one point, and their derivatives with respect to
-/// `a` and `b`: `(p, dp/da, dp/db)`, each in win, draw, loss order. The
-/// draw odds are `σ(−u) − σ(v)`, not `1 − σ(u) − σ(v)`, which rounds to
-/// zero or below once a win is near certain.
-fn odds_and_slopes(a: f64, b: f64, s: f64) -> ([f64; 3], [f64; 3], [f64; 3]) {
-    let (u, v) = ((s - a) / b, (-s - a) / b);
+/// `a`, `b`, `d`, `k` and `z`: `[p, dp/da, dp/db, dp/dd, dp/dk, dp/dz]`,
+/// each in win, draw, loss order. The draw odds are `σ(−u) − σ(v)`, not
+/// `1 − σ(u) − σ(v)`, which rounds to zero or below once a win is near
+/// certain.
+fn odds_and_slopes(a: f64, b: f64, d: f64, k: f64, z: f64, s: f64) -> [[f64; 3]; 6] {
+    let t = compress(s, d, k);
+    let (u, v) = ((t - a) / b, (-t - a) / b);
     let (win, loss) = (sigmoid(u), sigmoid(v));
     let draw = sigmoid(-u) - loss;
     let (dw, dl) = (win * (1.0 - win), loss * (1.0 - loss));
     let da = [-dw / b, (dw + dl) / b, -dl / b];
     let db = [-dw * u / b, (dw * u + dl * v) / b, -dl * v / b];
-    ([win, draw, loss], da, db)
+    // The odds' slopes in the compressed score, then through it.
+    let dt = [dw / b, -(dw - dl) / b, -dl / b];
+    let (raw, scale) = (s - d, 1.0 + k * (s - d).abs() / 100.0);
+    let dd = dt.map(|p| -p / (scale * scale));
+    let dk = dt.map(|p| -p * raw * raw.abs() / 100.0 / (scale * scale));
+    let p = [win, draw, loss];
+    if s != 0.0 {
+        return [p, da, db, dd, dk, [0.0; 3]];
+    }
+    // A share z of the level scores drawn, the rest as above.
+    let keep = |slope: [f64; 3]| slope.map(|v| (1.0 - z) * v);
+    let mixed = [(1.0 - z) * win, z + (1.0 - z) * draw, (1.0 - z) * loss];
+    let dz = [-win, 1.0 - draw, -loss];
+    [mixed, keep(da), keep(db), keep(dd), keep(dk), dz]
 }
 
-/// The coefficients as one vector: `a`'s then `b`'s.
-fn to_vec(m: &Model) -> [f64; 8] {
-    let mut t = [0.0; 8];
-    t[..4].copy_from_slice(&m.a);
-    t[4..].copy_from_slice(&m.b);
+/// The parameters as one vector: `a`'s, `b`'s, `d`'s, then `k`.
+fn to_vec(m: &Model) -> [f64; N] {
+    let mut t = [0.0; N];
+    for (chunk, c) in t.chunks_mut(4).zip([&m.a, &m.b, &m.d]) {
+        chunk.copy_from_slice(c);
+    }
+    t[12] = m.k;
+    t[13] = m.z;
     t
 }
 
-fn from_vec(t: &[f64; 8]) -> Model {
+fn from_vec(t: &[f64; N]) -> Model {
     let mut m = Model {
         a: [0.0; 4],
         b: [0.0; 4],
+        d: [0.0; 4],
+        k: t[12],
+        z: t[13],
     };
-    m.a.copy_from_slice(&t[..4]);
-    m.b.copy_from_slice(&t[4..]);
+    for (chunk, c) in t.chunks(4).zip([&mut m.a, &mut m.b, &mut m.d]) {
+        c.copy_from_slice(chunk);
+    }
     m
 }
 
@@ -126,7 +152,7 @@ fn lowest(model: &Model) -> f64 {
     let lo = material_fraction(0);
     (0..=64)
         .map(|i| {
-            let (a, b) = model.params(lo + (1.0 - lo) * f64::from(i) / 64.0);
+            let (a, b, _) = model.params(lo + (1.0 - lo) * f64::from(i) / 64.0);
             a.min(b)
         })
         .fold(f64::INFINITY, f64::min)
@@ -134,9 +160,11 @@ fn lowest(model: &Model) -> f64 {
 
 /// Whether `a` and `b` are positive over the whole range of material the
 /// engine meets, so that the model gives every position positive odds of
-/// all three results, not just the positions it was fitted to.
+/// all three results, not just the positions it was fitted to, and `k` is
+/// not negative (which would stretch scores, and turn the odds round
+/// beyond `100 / |k|`).
 pub fn is_valid(model: &Model) -> bool {
-    lowest(model) > 0.0
+    lowest(model) > 0.0 && model.k >= 0.0 && (0.0..1.0).contains(&model.z)
 }
 
 /// The least `a` and `b` a fit may reach, centipawns: a margin that keeps
@@ -146,14 +174,14 @@ const MARGIN: f64 = 1.0;
 /// The negative log-likelihood of `samples` under `model`: infinite where
 /// `a` or `b` falls below `MARGIN`.
 pub fn neg_log_likelihood(model: &Model, samples: &[Sample]) -> f64 {
-    if lowest(model) < MARGIN {
+    if lowest(model) < MARGIN || model.k < 0.0 || !(0.0..1.0).contains(&model.z) {
         return f64::INFINITY;
     }
     let mut sum = 0.0;
     for s in samples {
         let (score, x) = s.point();
-        let (a, b) = model.params(x);
-        let (p, _, _) = odds_and_slopes(a, b, score);
+        let (a, b, d) = model.params(x);
+        let [p, ..] = odds_and_slopes(a, b, d, model.k, model.z, score);
         sum -= p[2 - s.result as usize].ln();
     }
     sum
@@ -161,22 +189,25 @@ pub fn neg_log_likelihood(model: &Model, samples: &[Sample]) -> f64 {
 
 /// The gradient of the negative log-likelihood and the Fisher information,
 /// with respect to the coefficients.
-fn gradient_and_fisher(model: &Model, samples: &[Sample]) -> ([f64; 8], [[f64; 8]; 8]) {
-    let mut grad = [0.0; 8];
-    let mut fisher = [[0.0; 8]; 8];
+fn gradient_and_fisher(model: &Model, samples: &[Sample]) -> ([f64; N], [[f64; N]; N]) {
+    let mut grad = [0.0; N];
+    let mut fisher = [[0.0; N]; N];
     for s in samples {
         let (score, x) = s.point();
-        let (a, b) = model.params(x);
-        let (p, da, db) = odds_and_slopes(a, b, score);
+        let (a, b, d) = model.params(x);
+        let [p, da, db, dd, dk, dz] = odds_and_slopes(a, b, d, model.k, model.z, score);
         let powers = [1.0, x, x * x, x * x * x];
         // Win, draw, loss: the outcome index of `p`.
         let observed = 2 - s.result as usize;
         for o in 0..3 {
-            let mut j = [0.0; 8];
-            for k in 0..4 {
-                j[k] = da[o] * powers[k];
-                j[4 + k] = db[o] * powers[k];
+            let mut j = [0.0; N];
+            for (i, slope) in [da, db, dd].iter().enumerate() {
+                for (k, power) in powers.iter().enumerate() {
+                    j[4 * i + k] = slope[o] * power;
+                }
             }
+            j[12] = dk[o];
+            j[13] = dz[o];
             if p[o] <= 0.0 {
                 continue;
             }
@@ -185,8 +216,8 @@ fn gradient_and_fisher(model: &Model, samples: &[Sample]) -> ([f64; 8], [[f64; 8
                     *g -= jk / p[o];
                 }
             }
-            for r in 0..8 {
-                for c in 0..8 {
+            for r in 0..N {
+                for c in 0..N {
                     fisher[r][c] += j[r] * j[c] / p[o];
                 }
             }
@@ -197,9 +228,9 @@ fn gradient_and_fisher(model: &Model, samples: &[Sample]) -> ([f64; 8], [[f64; 8
 
 /// Solves `m x = y` by Gaussian elimination with partial pivoting; `None`
 /// when `m` is singular.
-fn solve(mut m: [[f64; 8]; 8], mut y: [f64; 8]) -> Option<[f64; 8]> {
-    for col in 0..8 {
-        let pivot = (col..8).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
+fn solve(mut m: [[f64; N]; N], mut y: [f64; N]) -> Option<[f64; N]> {
+    for col in 0..N {
+        let pivot = (col..N).max_by(|&i, &j| m[i][col].abs().total_cmp(&m[j][col].abs()))?;
         if m[pivot][col].abs() < 1e-300 {
             return None;
         }
@@ -215,9 +246,9 @@ fn solve(mut m: [[f64; 8]; 8], mut y: [f64; 8]) -> Option<[f64; 8]> {
             y[col + 1 + i] -= f * y[col];
         }
     }
-    let mut x = [0.0; 8];
-    for row in (0..8).rev() {
-        let rest: f64 = (row + 1..8).map(|k| m[row][k] * x[k]).sum();
+    let mut x = [0.0; N];
+    for row in (0..N).rev() {
+        let rest: f64 = (row + 1..N).map(|k| m[row][k] * x[k]).sum();
         x[row] = (y[row] - rest) / m[row][row];
     }
     Some(x)
@@ -233,10 +264,13 @@ pub struct Fit {
 }
 
 /// Where the fit starts: level odds a third each at score 0 (`a` = b ln 2),
-/// the odds changing over about a pawn.
+/// the odds changing over about a pawn, no bias.
 const START: Model = Model {
     a: [69.3, 0.0, 0.0, 0.0],
     b: [100.0, 0.0, 0.0, 0.0],
+    d: [0.0; 4],
+    k: 0.0,
+    z: 0.0,
 };
 
 /// Fits the model to `samples` by maximum likelihood. Fails if there are
@@ -295,9 +329,12 @@ pub fn rust_constants(m: &Model) -> String {
             .join(", ")
     };
     format!(
-        "pub const MODEL: Model = Model {{\n    a: [{}],\n    b: [{}],\n}};",
+        "pub const MODEL: Model = Model {{\n    a: [{}],\n    b: [{}],\n    d: [{}],\n    k: {:.4},\n    z: {:.4},\n}};",
         list(&m.a),
-        list(&m.b)
+        list(&m.b),
+        list(&m.d),
+        m.k,
+        m.z
     )
 }
 
@@ -608,25 +645,36 @@ mod tests {
     const TRUE: Model = Model {
         a: [120.0, -60.0, 150.0, -40.0],
         b: [60.0, 20.0, 40.0, 10.0],
+        d: [25.0, -10.0, 5.0, 0.0],
+        k: 0.2,
+        z: 0.3,
     };
 
     #[test]
     fn the_slopes_are_those_of_the_odds() {
-        for (a, b, s) in [
-            (100.0, 80.0, 30.0),
-            (60.0, 150.0, -400.0),
-            (200.0, 50.0, 0.0),
+        for (a, b, d, k, z, s) in [
+            (100.0, 80.0, 0.0, 0.0, 0.2, 30.0),
+            (60.0, 150.0, 20.0, 0.3, 0.0, -400.0),
+            (200.0, 50.0, -15.0, 1.5, 0.4, 0.0),
+            (90.0, 70.0, 10.0, 0.1, 0.1, 250.0),
         ] {
-            let (p, da, db) = odds_and_slopes(a, b, s);
+            let [p, slopes @ ..] = odds_and_slopes(a, b, d, k, z, s);
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             let h = 1e-4;
-            for i in 0..3 {
-                let num_a = (odds_and_slopes(a + h, b, s).0[i] - odds_and_slopes(a - h, b, s).0[i])
-                    / (2.0 * h);
-                let num_b = (odds_and_slopes(a, b + h, s).0[i] - odds_and_slopes(a, b - h, s).0[i])
-                    / (2.0 * h);
-                assert!((num_a - da[i]).abs() < 1e-8, "{i}: {num_a} vs {}", da[i]);
-                assert!((num_b - db[i]).abs() < 1e-8, "{i}: {num_b} vs {}", db[i]);
+            for (n, slope) in slopes.iter().enumerate() {
+                let at = |delta: f64| {
+                    let mut v = [a, b, d, k, z];
+                    v[n] += delta;
+                    odds_and_slopes(v[0], v[1], v[2], v[3], v[4], s)[0]
+                };
+                let (up, down) = (at(h), at(-h));
+                for (i, &exact) in slope.iter().enumerate() {
+                    let numeric = (up[i] - down[i]) / (2.0 * h);
+                    assert!(
+                        (numeric - exact).abs() < 1e-7 * exact.abs().max(1e-2),
+                        "parameter {n}, outcome {i}: {numeric} vs {exact}"
+                    );
+                }
             }
         }
     }
@@ -637,11 +685,14 @@ mod tests {
         let fit = fit(&samples).expect("fit");
         for i in 0..=10 {
             let x = material_fraction(i * START_MATERIAL / 10);
-            let (a, b) = fit.model.params(x);
-            let (ta, tb) = TRUE.params(x);
+            let (a, b, d) = fit.model.params(x);
+            let (ta, tb, td) = TRUE.params(x);
             assert!((a - ta).abs() < 0.1 * ta, "x {x}: a {a} vs {ta}");
             assert!((b - tb).abs() < 0.1 * tb, "x {x}: b {b} vs {tb}");
+            assert!((d - td).abs() < 8.0, "x {x}: d {d} vs {td}");
         }
+        assert!((fit.model.k - TRUE.k).abs() < 0.05, "k {}", fit.model.k);
+        assert!((fit.model.z - TRUE.z).abs() < 0.1, "z {}", fit.model.z);
         // The truth is no likelier than the maximum found.
         assert!(fit.loss <= neg_log_likelihood(&TRUE, &samples) / samples.len() as f64);
         assert!(fit.iterations < 500);

@@ -60,6 +60,19 @@ fn coefficients(stdout: &str, field: &str) -> [f64; 4] {
     v.try_into().unwrap()
 }
 
+fn scalar(stdout: &str, field: &str) -> f64 {
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{field}: ")))
+        .unwrap_or_else(|| panic!("no {field} in:\n{stdout}"));
+    line.split([':', ','])
+        .nth(1)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
 /// The positions in the rows of the score table.
 fn table_positions(stdout: &str) -> usize {
     stdout
@@ -97,6 +110,9 @@ fn the_command_fits_reports_and_judges() {
     let model = Model {
         a: coefficients(&stdout, "a"),
         b: coefficients(&stdout, "b"),
+        d: coefficients(&stdout, "d"),
+        k: scalar(&stdout, "k"),
+        z: scalar(&stdout, "z"),
     };
     assert!(is_valid(&model), "{model:?}");
     assert!(
