@@ -11,10 +11,10 @@
 # The levels play in UCCI with `limitstrength true`, `elo E` and no book,
 # from the bundled balanced openings, each played twice with colours
 # swapped. A level's node budget, not the clock, should end its searches:
-# TC must leave the strongest level (250,000 nodes a move) time to spend
+# TC must leave the strongest level (52,057 nodes a move) time to spend
 # them. The PGNs (one per match, in PGN_DIR) are what
 # scripts/blunder_share.py --pgn FILE --player eloE reads.
-# Environment: ELOS="800 1000 1200 1400 1600 1800 2000 2200 2400 2600 2800"
+# Environment: ELOS="800 1100 1400 1700 2000 2300 2600 2900 3050"
 #   GAMES=100 (per match) TC=60+0.6 JOBS=1 PGN_DIR=levels
 #   ANCHOR="cmd=/usr/games/fairy-stockfish name=fsf-skill0 option.Skill_Level=0"
 set -euo pipefail
@@ -27,7 +27,7 @@ case "$mode" in
         exit 2
         ;;
 esac
-read -r -a elos <<< "${ELOS:-800 1000 1200 1400 1600 1800 2000 2200 2400 2600 2800}"
+read -r -a elos <<< "${ELOS:-800 1100 1400 1700 2000 2300 2600 2900 3050}"
 pgn_dir=${PGN_DIR:-levels}
 mkdir -p "$pgn_dir"
 cargo build --release --quiet

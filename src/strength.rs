@@ -25,24 +25,23 @@
 //!   accepts a draw offer, so a person may still swindle it; only at full
 //!   strength does it resign and accept draws as before.
 //!
-//! The levels are one table, `LEVELS`: anchor points from 800 to 2800,
-//! with the node budget interpolated geometrically between them and the
-//! margin and temperature linearly. `Skill Level` 0 to 19 stands for
-//! 800 + 100 × level (800 to 2700); 20, the default, is full strength. The
-//! Elo figures are nominal until measured: `scripts/levels.sh` plays the
-//! levels against each other and against an anchor, and
-//! `scripts/blunder_share.py` measures how often each level's moves lose
-//! 300 cp or more; the calibration adjusts the table to what they find.
+//! The levels are one table, `LEVELS`: rows from 790 to 3090 Elo, with
+//! the node budget interpolated geometrically between them and the margin
+//! and temperature linearly. `Skill Level` 0 to 19 spreads evenly over the
+//! same range (`skill_elo`); 20, the default, is full strength. Each row's
+//! Elo was measured in games: `scripts/levels.sh` plays the levels against
+//! each other and against the anchor, `scripts/levels_table.py` fits their
+//! ratings, and `scripts/blunder_share.py` measures how often each level's
+//! moves lose 300 cp or more (docs/PROTOCOL.md, "Strength levels").
 
-/// The weakest and strongest levels, in (nominal) Elo.
-pub const MIN_ELO: u32 = 800;
-pub const MAX_ELO: u32 = 2800;
+/// The weakest and strongest levels, in Elo: the first and last rows of
+/// the table.
+pub const MIN_ELO: u32 = LEVELS[0].elo;
+pub const MAX_ELO: u32 = LEVELS[LEVELS.len() - 1].elo;
 /// The default `UCI_Elo`: used only with `UCI_LimitStrength`.
 pub const DEFAULT_ELO: u32 = 1500;
 /// `Skill Level` runs from 0 to this, which is full strength (the default).
 pub const MAX_SKILL: u32 = 20;
-/// Elo per `Skill Level` step below 20: level `s` is `MIN_ELO + s × 100`.
-const ELO_PER_SKILL: u32 = 100;
 
 /// One anchor of the level table.
 struct Anchor {
@@ -56,24 +55,39 @@ struct Anchor {
     temperature: i32,
 }
 
-/// The level table, weakest first; levels between two anchors are
-/// interpolated. What each row is meant to be:
+/// The level table, weakest first; levels between two rows are
+/// interpolated. Each row's Elo is what it measured in games
+/// (docs/PROTOCOL.md, "Strength levels"): against fairy-stockfish 11.1 at
+/// `UCI_LimitStrength` with `UCI_Elo` 1350, held at 1350, and through the
+/// ladder of the rows against each other. What each row plays like:
 #[rustfmt::skip]
-const LEVELS: [Anchor; 6] = [
+const LEVELS: [Anchor; 11] = [
     // A beginner: one ply and the captures behind it; often a clearly
     // worse move, now and then one that loses most of a horse.
-    Anchor { elo:  800, nodes:      50, margin: 250, temperature: 100 },
+    Anchor { elo:  790, nodes:      62, margin: 242, temperature:  95 },
+    Anchor { elo:  980, nodes:     188, margin: 198, temperature:  70 },
     // A casual player: sees replies to its move, still drifts a lot.
-    Anchor { elo: 1200, nodes:     300, margin: 180, temperature:  60 },
+    Anchor { elo: 1260, nodes:     451, margin: 167, temperature:  55 },
+    Anchor { elo: 1540, nodes:     995, margin: 142, temperature:  45 },
     // A club player: short tactics, inaccurate positional choices.
-    Anchor { elo: 1600, nodes:   2_000, margin: 120, temperature:  35 },
+    Anchor { elo: 1780, nodes:   2_079, margin: 119, temperature:  35 },
+    Anchor { elo: 2000, nodes:   3_793, margin: 102, temperature:  30 },
     // A strong club player: combinations of a few moves.
-    Anchor { elo: 2000, nodes:  12_000, margin:  70, temperature:  20 },
+    Anchor { elo: 2240, nodes:   7_947, margin:  82, temperature:  24 },
+    Anchor { elo: 2440, nodes:  13_294, margin:  68, temperature:  19 },
     // An expert: deep enough for most tactics, small inaccuracies.
-    Anchor { elo: 2400, nodes:  60_000, margin:  35, temperature:  10 },
-    // A master: a short engine search, almost always the best move.
-    Anchor { elo: 2800, nodes: 250_000, margin:  12, temperature:   4 },
+    Anchor { elo: 2650, nodes:  20_620, margin:  59, temperature:  17 },
+    Anchor { elo: 2840, nodes:  32_427, margin:  49, temperature:  14 },
+    // A short engine search, almost always the best move.
+    Anchor { elo: 3090, nodes:  52_057, margin:  38, temperature:  11 },
 ];
+
+/// The Elo of `Skill Level` `skill` below `MAX_SKILL`: the levels spread
+/// evenly from `MIN_ELO` (0) to `MAX_ELO` (19).
+pub fn skill_elo(skill: u32) -> u32 {
+    let steps = MAX_SKILL - 1;
+    MIN_ELO + (skill.min(steps) * (MAX_ELO - MIN_ELO) + steps / 2) / steps
+}
 
 /// A strength level: what the search may spend and how it chooses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +125,7 @@ impl Strength {
 
     /// The level of a `Skill Level` (`None`: full strength, at 20 and above).
     pub fn from_skill(skill: u32) -> Option<Strength> {
-        (skill < MAX_SKILL).then(|| Strength::from_elo(MIN_ELO + skill * ELO_PER_SKILL))
+        (skill < MAX_SKILL).then(|| Strength::from_elo(skill_elo(skill)))
     }
 
     /// The level the options ask for: `UCI_Elo` when `UCI_LimitStrength`
@@ -150,8 +164,9 @@ mod tests {
             );
         }
         // Halfway between 800 and 1200: the geometric mean of the nodes.
-        let s = Strength::from_elo(1000);
-        assert_eq!((s.nodes, s.margin, s.temperature), (122, 215, 80));
+        let s = Strength::from_elo(885);
+        assert_eq!((s.nodes, s.margin, s.temperature), (108, 220, 83));
+        assert_eq!((skill_elo(0), skill_elo(19)), (MIN_ELO, MAX_ELO));
         assert_eq!(Strength::from_elo(0), Strength::from_elo(MIN_ELO));
         assert_eq!(Strength::from_elo(9999), Strength::from_elo(MAX_ELO));
     }
@@ -172,9 +187,9 @@ mod tests {
 
     #[test]
     fn skill_levels_map_onto_the_elo_scale() {
-        assert_eq!(Strength::from_skill(0).map(|s| s.elo), Some(800));
-        assert_eq!(Strength::from_skill(7).map(|s| s.elo), Some(1500));
-        assert_eq!(Strength::from_skill(19).map(|s| s.elo), Some(2700));
+        assert_eq!(Strength::from_skill(0).map(|s| s.elo), Some(790));
+        assert_eq!(Strength::from_skill(7).map(|s| s.elo), Some(1637));
+        assert_eq!(Strength::from_skill(19).map(|s| s.elo), Some(3090));
         assert_eq!(Strength::from_skill(20), None);
         // UCI_LimitStrength makes UCI_Elo rule, whatever the skill level.
         assert_eq!(
