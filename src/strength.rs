@@ -56,8 +56,9 @@ struct Anchor {
 }
 
 /// The level table, weakest first; levels between two rows are
-/// interpolated. Each row's Elo is what it measured in games
-/// (docs/PROTOCOL.md, "Strength levels"): against fairy-stockfish 11.1 at
+/// interpolated. Each row's Elo is what it measured in games, a first
+/// calibration not yet within ±75 everywhere (docs/PROTOCOL.md, "Strength
+/// levels"): against fairy-stockfish 11.1 at
 /// `UCI_LimitStrength` with `UCI_Elo` 1350, held at 1350, and through the
 /// ladder of the rows against each other. What each row plays like:
 #[rustfmt::skip]
