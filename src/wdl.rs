@@ -2,7 +2,7 @@
 //! UCCI) reports them: how often Chariot's own self-play games went on to be
 //! won, drawn and lost from positions that searched to that score.
 //!
-//! The model is Stockfish's, with one more curve. With `s` the score in
+//! The model is Stockfish's with three more terms. With `s` the score in
 //! centipawns from the side to move's view and `m` the material on the
 //! board,
 //!
@@ -13,26 +13,28 @@
 //! draw = 1 − win − loss
 //! ```
 //!
-//! where σ is the logistic function: `a(m)` is the score at which the side
-//! to move wins half its games, `b(m)` how quickly the odds change with the
-//! score, and `d(m)` how far the search's score flatters the side to move:
-//! in Chariot's games a side scored level goes on to lose more often than
-//! it wins, so the odds are those of the score less `d`. The constant `k`
-//! compresses large scores: a logistic curve sharp enough for the many
-//! level positions, nearly all drawn in an endgame, is too sure of the
-//! rarer big scores, of which some are misjudged and not won. `a`, `b`
-//! and `d` are
-//! cubics in `x`, the material of both sides as a fraction of the start
-//! position's (`material`, clamped to `MIN_MATERIAL`), so that the same
-//! score means a surer win in a bare endgame than in the opening. A
-//! positive `a` keeps the draw odds positive. A score of exactly zero is
-//! often a draw the search has found (a repetition, the move limit): a
-//! share `z` of such positions is taken as drawn, the rest as the curves
-//! say. Around `d` the model is
-//! symmetric: the odds of `d − u` are those of `d + u` reversed. A `k` of
-//! zero, a `d` of zero and a `z` of zero give Stockfish's model.
+//! where σ is the logistic function, and:
 //!
-//! `chariot-tools wdl` fits `a` and `b` by maximum likelihood on self-play
+//! - `a(m)` is the score at which the side to move wins half its games and
+//!   `b(m)` how quickly the odds change with the score (Stockfish's two);
+//! - `d(m)` is how far the search's score flatters the side to move: in
+//!   Chariot's games a side scored level goes on to lose more often than
+//!   it wins, so the odds are those of the score less `d`;
+//! - `k` compresses large scores: a logistic curve sharp enough for the
+//!   many level positions, nearly all drawn in an endgame, is otherwise
+//!   too sure of the rarer big scores, some of which are misjudged;
+//! - `z` is the share of exactly level scores (0) taken as drawn: such a
+//!   score is often a draw the search has found (a repetition, the move
+//!   limit); the rest follow the curves.
+//!
+//! `a`, `b` and `d` are cubics in `x`, the material of both sides as a
+//! fraction of the start position's (`material`, clamped to
+//! `MIN_MATERIAL`), so that the same score means a surer win in a bare
+//! endgame than in the opening. A positive `a` keeps the draw odds
+//! positive. Around `d` the model is symmetric: the odds of `d − u` are
+//! those of `d + u` reversed. With `d`, `k` and `z` zero it is Stockfish's.
+//!
+//! `chariot-tools wdl` fits all of them by maximum likelihood on self-play
 //! games and prints the constants of [`MODEL`] and the calibration of the
 //! fit on held-out games (docs/EVALUATION.md, "Win/draw/loss model").
 

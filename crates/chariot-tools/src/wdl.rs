@@ -5,14 +5,15 @@
 //! score recorded, the side to move not in check, the score neither a mate
 //! nor a win by the rules) gives a sample: the score, the material on the
 //! board, and how the game ended for the side to move. Every
-//! `holdout`th game is held out. The eight coefficients of `a(x)` and
-//! `b(x)` are fitted to the other games by maximum likelihood, with Fisher
-//! scoring (Newton's method with the expected Hessian, which is never
-//! indefinite) damped as Levenberg and Marquardt do: a step that would not
-//! lower the negative log-likelihood is refused and the damping raised. So
-//! is a step that takes `a` or `b` below a centipawn anywhere in the range
-//! of material the engine meets: the model must give every position odds
-//! of all three results, not only the positions it was fitted to.
+//! `holdout`th game is held out. The 14 parameters (the coefficients of
+//! `a(x)`, `b(x)` and `d(x)`, then `k` and `z`) are fitted to the other
+//! games by maximum likelihood, with Fisher scoring (Newton's method with
+//! the expected Hessian, which is never indefinite) damped as Levenberg and
+//! Marquardt do: a step that would not lower the negative log-likelihood
+//! is refused and the damping raised. So is a step that takes `a` or `b`
+//! below a centipawn anywhere in the range of material the engine meets,
+//! `k` below zero or `z` out of `0..1`: the model must give every position
+//! odds of all three results, not only the positions it was fitted to.
 //!
 //! On the held-out games, the positions are grouped by score (buckets of
 //! `width` centipawns centred on multiples of it, the two tails beyond
