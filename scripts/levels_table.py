@@ -33,7 +33,11 @@ def games(paths):
     out = []
     for path in paths:
         tags = {}
-        with open(path, encoding="utf-8", errors="replace") as f:
+        try:
+            f = open(path, encoding="utf-8", errors="replace")
+        except OSError as e:
+            sys.exit(f"levels_table.py: cannot read {path}: {e.strerror}")
+        with f:
             for line in f:
                 m = re.match(r'\[(\w+) "(.*)"\]', line)
                 if m:
@@ -120,12 +124,18 @@ def main():
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
     name, _, elo = args.anchor.rpartition("=")
+    try:
+        anchor_elo = float(elo)
+    except ValueError:
+        anchor_elo = None
+    if not name or anchor_elo is None:
+        sys.exit(f"levels_table.py: --anchor takes NAME=ELO, not {args.anchor!r}")
     results = games(args.pgn)
     if not results:
         sys.exit("levels_table.py: no finished games in the PGNs")
-    rating, half, played = fit(results, name, float(elo))
+    rating, half, played = fit(results, name, anchor_elo)
     rows = sorted(rating, key=lambda p: rating[p])
-    print(f"{len(results)} games; anchor {name} held at {float(elo):.0f}")
+    print(f"{len(results)} games; anchor {name} held at {anchor_elo:.0f}")
     print(f"{'player':>16} {'games':>6} {'Elo':>7} {'± 95%':>6} {'nominal':>8} {'diff':>6}  within")
     levels = []
     for p in rows:

@@ -85,7 +85,7 @@ const LEVELS: [Anchor; 11] = [
 
 /// The Elo of `Skill Level` `skill` below `MAX_SKILL`: the levels spread
 /// evenly from `MIN_ELO` (0) to `MAX_ELO` (19).
-pub fn skill_elo(skill: u32) -> u32 {
+fn skill_elo(skill: u32) -> u32 {
     let steps = MAX_SKILL - 1;
     MIN_ELO + (skill.min(steps) * (MAX_ELO - MIN_ELO) + steps / 2) / steps
 }

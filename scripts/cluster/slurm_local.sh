@@ -15,12 +15,17 @@
 
 slurm_local_pids=()
 
-slurm_local_start() {
-    local dir=$1
+# Fails unless run as root; callers check before they build anything.
+slurm_local_require_root() {
     if [ "$(id -u)" != 0 ]; then
         echo "slurm_local.sh: run as root (it starts munged, slurmctld and slurmd)" >&2
         return 2
     fi
+}
+
+slurm_local_start() {
+    local dir=$1
+    slurm_local_require_root || return
     if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
         echo "== installing slurm-wlm, munge and parallel"
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge parallel > /dev/null ||

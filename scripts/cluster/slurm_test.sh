@@ -17,6 +17,7 @@ repo=$PWD
 
 # shellcheck source=scripts/cluster/slurm_local.sh
 source scripts/cluster/slurm_local.sh
+slurm_local_require_root
 bin=${BIN:-}
 if [ -z "$bin" ]; then
     cargo build --quiet --release -p chariot -p chariot-match -p chariot-tools

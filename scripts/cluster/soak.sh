@@ -35,6 +35,7 @@ command -v /usr/bin/time > /dev/null || { echo "soak.sh: GNU time is missing: ap
 
 # shellcheck source=scripts/cluster/slurm_local.sh
 source scripts/cluster/slurm_local.sh
+slurm_local_require_root
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 if [ ! -x "$out/bin/chariot" ]; then

@@ -159,13 +159,18 @@ fn lowest(model: &Model) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// Whether `k` is not negative (which would stretch scores, and turn the
+/// odds round beyond `100 / |k|`) and `z` is a share (`0..1`).
+fn terms_in_range(model: &Model) -> bool {
+    model.k >= 0.0 && (0.0..1.0).contains(&model.z)
+}
+
 /// Whether `a` and `b` are positive over the whole range of material the
 /// engine meets, so that the model gives every position positive odds of
-/// all three results, not just the positions it was fitted to, and `k` is
-/// not negative (which would stretch scores, and turn the odds round
-/// beyond `100 / |k|`).
+/// all three results, not just the positions it was fitted to, and `k` and
+/// `z` are in range.
 pub fn is_valid(model: &Model) -> bool {
-    lowest(model) > 0.0 && model.k >= 0.0 && (0.0..1.0).contains(&model.z)
+    lowest(model) > 0.0 && terms_in_range(model)
 }
 
 /// The least `a` and `b` a fit may reach, centipawns: a margin that keeps
@@ -173,9 +178,9 @@ pub fn is_valid(model: &Model) -> bool {
 const MARGIN: f64 = 1.0;
 
 /// The negative log-likelihood of `samples` under `model`: infinite where
-/// `a` or `b` falls below `MARGIN`.
+/// `a` or `b` falls below `MARGIN`, or `k` or `z` out of range.
 pub fn neg_log_likelihood(model: &Model, samples: &[Sample]) -> f64 {
-    if lowest(model) < MARGIN || model.k < 0.0 || !(0.0..1.0).contains(&model.z) {
+    if lowest(model) < MARGIN || !terms_in_range(model) {
         return f64::INFINITY;
     }
     let mut sum = 0.0;
@@ -676,6 +681,27 @@ mod tests {
                         "parameter {n}, outcome {i}: {numeric} vs {exact}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_fitted_odds_are_the_engines_odds() {
+        // The fitter computes the odds again, with their slopes; they must
+        // be the model's, the exactly level score included.
+        for m in [0, 700, 1400, START_MATERIAL] {
+            let x = material_fraction(m);
+            let (a, b, d) = TRUE.params(x);
+            for s in [-900.0, -120.0, -1.0, 0.0, 1.0, 37.0, 450.0] {
+                let [fitted, ..] = odds_and_slopes(a, b, d, TRUE.k, TRUE.z, s);
+                let engine = TRUE.probabilities(s, x);
+                assert!(
+                    fitted
+                        .iter()
+                        .zip(engine)
+                        .all(|(f, e)| (f - e).abs() < 1e-12),
+                    "material {m}, score {s}: {fitted:?} against {engine:?}"
+                );
             }
         }
     }
