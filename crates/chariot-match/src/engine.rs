@@ -7,6 +7,7 @@
 //! of a `bestmove` is the time it arrived, not the time it was looked at.
 //! Another thread keeps the tail of the engine's stderr for crash reports.
 
+use super::clock::TimeControl;
 use super::dialect::{Dialect, Protocol, Ranks};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -36,12 +37,17 @@ pub struct EngineSpec {
     pub millisec: Option<bool>,
     /// Options to set, in order: name and value (empty for a button).
     pub options: Vec<(String, String)>,
+    /// This engine's own per-move limit (`depth=N` or `nodes=N`), in place
+    /// of the match's `--depth` or `--nodes`: a pool of opponents each
+    /// searching as deep as its strength needs.
+    pub limit: Option<TimeControl>,
 }
 
 impl EngineSpec {
     /// Parses `key=value` words: `cmd=PATH` (required), `name=`, `dir=`,
     /// `args=` (split at spaces; may be repeated), `arg=` (one argument, may be
     /// repeated), `proto=ucci|uci`, `ranks=0|1|auto`, `units=ms|s|auto`,
+    /// `depth=N` or `nodes=N` (this engine's own limit per move),
     /// `option.NAME=VALUE`.
     /// `defaults` (from `--each`) come first, so the engine's own words win.
     pub fn parse(words: &[String], defaults: &[String]) -> Result<EngineSpec, String> {
@@ -54,6 +60,7 @@ impl EngineSpec {
             ranks: None,
             millisec: None,
             options: Vec::new(),
+            limit: None,
         };
         let mut cmd = None;
         for word in defaults.iter().chain(words) {
@@ -78,6 +85,20 @@ impl EngineSpec {
                         _ => return Err(format!("ranks={value}: expected 0, 1 or auto")),
                     }
                 }
+                "depth" | "nodes" => {
+                    let n = value
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("{key}={value}: expected a whole number above 0"))?;
+                    spec.limit = Some(if key == "depth" {
+                        TimeControl::Depth(u32::try_from(n).map_err(|_| {
+                            format!("depth={value}: expected a whole number above 0")
+                        })?)
+                    } else {
+                        TimeControl::Nodes(n)
+                    });
+                }
                 "units" => {
                     spec.millisec = match value {
                         "ms" => Some(true),
@@ -95,7 +116,7 @@ impl EngineSpec {
                     _ => {
                         return Err(format!(
                             "unknown engine setting '{key}' (expected cmd, name, dir, args, arg, \
-                             proto, ranks, units or option.NAME)"
+                             proto, ranks, units, depth, nodes or option.NAME)"
                         ))
                     }
                 },
@@ -729,6 +750,10 @@ mod tests {
         assert_eq!(spec.cmd, PathBuf::from("/opt/e/./eng"));
         assert_eq!(spec.args, vec!["-a", "b"]);
         assert_eq!(spec.ranks, Some(Ranks::FromOne));
+        let spec = EngineSpec::parse(&words("cmd=x depth=3"), &words("nodes=500")).unwrap();
+        assert_eq!(spec.limit, Some(TimeControl::Depth(3)));
+        let spec = EngineSpec::parse(&words("cmd=x nodes=60000"), &[]).unwrap();
+        assert_eq!(spec.limit, Some(TimeControl::Nodes(60000)));
         let ms = EngineSpec::parse(&words("cmd=x units=ms"), &[]).unwrap();
         assert_eq!(ms.millisec, Some(true));
         assert!(EngineSpec::parse(&words("cmd=x units=minutes"), &[]).is_err());
@@ -743,6 +768,10 @@ mod tests {
             "cmd=x foo=1",
             "cmd=x junk",
             "cmd=x option.=1",
+            "cmd=x depth=0",
+            "cmd=x depth=-2",
+            "cmd=x nodes=many",
+            "cmd=x depth=99999999999",
         ] {
             assert!(EngineSpec::parse(&words(bad), &[]).is_err(), "{bad}");
         }

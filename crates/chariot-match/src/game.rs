@@ -329,7 +329,10 @@ pub fn play(
                 Some((side, Fault::Crash)),
             );
         };
-        let limit = match (cfg.tc, clocks.as_ref()) {
+        // An engine's own per-move limit (a `depth=`/`nodes=` word) replaces
+        // the match's, which is then a per-move limit too (the CLI checks).
+        let tc = players[i].spec.limit.unwrap_or(cfg.tc);
+        let limit = match (tc, clocks.as_ref()) {
             (TimeControl::Clock { .. }, Some(c)) => GoLimit::Clock {
                 red_to_move: side == Color::Red,
                 own_ms: c[i].announced_ms(),

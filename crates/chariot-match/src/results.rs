@@ -43,6 +43,7 @@
 //! that line's newline), and a rerun cuts it off before appending.
 
 use super::cli::MatchConfig;
+use super::clock::TimeControl;
 use super::engine::EngineSpec;
 use super::game::{EndKind, Fault, GameRecord};
 use super::openings::Opening;
@@ -326,6 +327,11 @@ fn engine_words(e: &EngineSpec) -> String {
             Some(false) => "s",
         }
     ));
+    match e.limit {
+        Some(TimeControl::Depth(d)) => w.push(format!("depth={d}")),
+        Some(TimeControl::Nodes(n)) => w.push(format!("nodes={n}")),
+        _ => {}
+    }
     w.extend(e.options.iter().map(|(k, v)| format!("option.{k}={v}")));
     w.join(" ")
 }

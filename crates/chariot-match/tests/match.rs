@@ -389,6 +389,67 @@ fn chariot_against_chariot_in_both_protocols() {
 }
 
 #[test]
+fn an_engine_keeps_its_own_depth_limit() {
+    let _serial = serial();
+    let dir = scratch("ownlimit");
+    let c = chariot();
+    let shallow = format!("cmd={c}");
+    let deep = format!("cmd={c}");
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &shallow,
+            "name=shallow",
+            "depth=1",
+            "--engine",
+            &deep,
+            "name=deep",
+            "--depth",
+            "3",
+            "--games",
+            "2",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 2);
+    let mut searched = [0, 0];
+    for g in &games {
+        check_game(g);
+        assert!(g.tag("FEN").contains(" w "), "{}", g.tag("FEN"));
+        for (ply, comment) in g.comments.iter().enumerate() {
+            // "+0.19/1 0.00s": the score, the depth, the time.
+            let Some(depth) = comment
+                .split_whitespace()
+                .next()
+                .and_then(|w| w.split_once('/'))
+                .and_then(|(_, d)| d.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let player = g.tag(if ply % 2 == 0 { "Red" } else { "Black" });
+            let (i, want) = if player == "shallow" { (0, 1) } else { (1, 3) };
+            assert_eq!(depth, want, "{player} at ply {ply}: {comment}");
+            searched[i] += 1;
+        }
+    }
+    assert!(searched[0] > 5 && searched[1] > 5, "{searched:?}");
+    // A clock cannot be replaced per engine: one clear line.
+    let run = run_match(
+        &dir,
+        &["-e", &shallow, "depth=1", "-e", &deep, "--tc", "1+0.1"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("--engine #1: depth=/nodes= replaces a per-move limit"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn clocks_are_kept_and_respected() {
     let _serial = serial();
     let dir = scratch("clock");
