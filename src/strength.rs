@@ -25,14 +25,15 @@
 //!   accepts a draw offer, so a person may still swindle it; only at full
 //!   strength does it resign and accept draws as before.
 //!
-//! The levels are one table, `LEVELS`: rows from 790 to 3090 Elo, with
+//! The levels are one table, `LEVELS`: rows from 790 to 2980 Elo, with
 //! the node budget interpolated geometrically between them and the margin
 //! and temperature linearly. `Skill Level` 0 to 19 spreads evenly over the
 //! same range (`skill_elo`); 20, the default, is full strength. Each row's
-//! Elo was measured in games: `scripts/levels.sh` plays the levels against
-//! each other and against the anchor, `scripts/levels_table.py` fits their
-//! ratings, and `scripts/blunder_share.py` measures how often each level's
-//! moves lose 300 cp or more (docs/PROTOCOL.md, "Strength levels").
+//! Elo was measured in games: `scripts/levels_pool.py` plays every level
+//! against the fairy-stockfish settings of a fixed pool nearest it,
+//! `scripts/levels_table.py` fits their ratings, and
+//! `scripts/blunder_share.py` measures how often each level's moves lose
+//! 300 cp or more (docs/PROTOCOL.md, "Strength levels").
 
 /// The weakest and strongest levels, in Elo: the first and last rows of
 /// the table.
@@ -56,11 +57,11 @@ struct Anchor {
 }
 
 /// The level table, weakest first; levels between two rows are
-/// interpolated. Each row's Elo is what it measured in games, a first
-/// calibration not yet within ±75 everywhere (docs/PROTOCOL.md, "Strength
-/// levels"): against fairy-stockfish 11.1 at
-/// `UCI_LimitStrength` with `UCI_Elo` 1350, held at 1350, and through the
-/// ladder of the rows against each other. What each row plays like:
+/// interpolated. Each row's Elo is what it measured in games, on the
+/// scale of fairy-stockfish 11.1 at `UCI_LimitStrength` with `UCI_Elo`
+/// 1350, held at 1350; checked against a pool of fairy-stockfish settings,
+/// every row is within ±75 of it (docs/PROTOCOL.md, "Strength levels").
+/// What each row plays like:
 #[rustfmt::skip]
 const LEVELS: [Anchor; 11] = [
     // A beginner: one ply and the captures behind it; often a clearly
@@ -80,7 +81,7 @@ const LEVELS: [Anchor; 11] = [
     Anchor { elo: 2650, nodes:  20_620, margin:  59, temperature:  17 },
     Anchor { elo: 2840, nodes:  32_427, margin:  49, temperature:  14 },
     // A short engine search, almost always the best move.
-    Anchor { elo: 3090, nodes:  52_057, margin:  38, temperature:  11 },
+    Anchor { elo: 2980, nodes:  52_057, margin:  38, temperature:  11 },
 ];
 
 /// The Elo of `Skill Level` `skill` below `MAX_SKILL`: the levels spread
@@ -189,8 +190,8 @@ mod tests {
     #[test]
     fn skill_levels_map_onto_the_elo_scale() {
         assert_eq!(Strength::from_skill(0).map(|s| s.elo), Some(790));
-        assert_eq!(Strength::from_skill(7).map(|s| s.elo), Some(1637));
-        assert_eq!(Strength::from_skill(19).map(|s| s.elo), Some(3090));
+        assert_eq!(Strength::from_skill(7).map(|s| s.elo), Some(1597));
+        assert_eq!(Strength::from_skill(19).map(|s| s.elo), Some(2980));
         assert_eq!(Strength::from_skill(20), None);
         // UCI_LimitStrength makes UCI_Elo rule, whatever the skill level.
         assert_eq!(

@@ -860,7 +860,7 @@ mod tests {
                 &ucci,
                 [
                     "option limitstrength type check default false",
-                    "option elo type spin min 790 max 3090 default 1500",
+                    "option elo type spin min 790 max 2980 default 1500",
                     "option skilllevel type spin min 0 max 20 default 20",
                 ],
             ),
@@ -868,7 +868,7 @@ mod tests {
                 &uci,
                 [
                     "option name UCI_LimitStrength type check default false",
-                    "option name UCI_Elo type spin default 1500 min 790 max 3090",
+                    "option name UCI_Elo type spin default 1500 min 790 max 2980",
                     "option name Skill Level type spin default 20 min 0 max 20",
                 ],
             ),
@@ -921,11 +921,11 @@ mod tests {
         );
         assert_eq!(
             note(&mut o, "name UCI_Elo value 5000"),
-            "option UCI_Elo 5000: out of range (790 to 3090); using 3090"
+            "option UCI_Elo 5000: out of range (790 to 2980); using 2980"
         );
         assert_eq!(
             note(&mut o, "elo -1"),
-            "option elo -1: out of range (790 to 3090); using 790"
+            "option elo -1: out of range (790 to 2980); using 790"
         );
         assert_eq!(o.strength(), Some(Strength::from_elo(790)));
         // The skill level waits while UCI_LimitStrength rules.

@@ -1285,13 +1285,13 @@ fn strength_options_reach_the_engine_in_both_dialects() {
         assert_eq!(
             h.take(),
             [format!(
-                "{tag} option {} 99999: out of range (790 to 3090); using 3090",
+                "{tag} option {} 99999: out of range (790 to 2980); using 2980",
                 elo.trim_start_matches("name ").trim_end_matches(" value")
             )]
         );
         assert_eq!(
             h.c.engine.settings().strength,
-            Some(Strength::from_elo(3090))
+            Some(Strength::from_elo(2980))
         );
         h.line(&format!("setoption {limit} false"));
         h.line(&format!("setoption {skill} 4"));
@@ -1373,7 +1373,7 @@ fn a_mate_in_one_is_played_at_every_level() {
     let mut levels: Vec<(&str, String)> = (0..=20)
         .map(|s| ("uci", format!("setoption name Skill Level value {s}")))
         .collect();
-    for elo in [790, 1000, 3090] {
+    for elo in [790, 1000, 2980] {
         levels.push(("ucci", format!("setoption elo {elo}")));
     }
     for (handshake, level) in &levels {
