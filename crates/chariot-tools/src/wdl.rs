@@ -5,15 +5,22 @@
 //! score recorded, the side to move not in check, the score neither a mate
 //! nor a win by the rules) gives a sample: the score, the material on the
 //! board, and how the game ended for the side to move. Every
-//! `holdout`th game is held out. The 14 parameters (the coefficients of
-//! `a(x)`, `b(x)` and `d(x)`, then `k` and `z`) are fitted to the other
-//! games by maximum likelihood, with Fisher scoring (Newton's method with
-//! the expected Hessian, which is never indefinite) damped as Levenberg and
-//! Marquardt do: a step that would not lower the negative log-likelihood
-//! is refused and the damping raised. So is a step that takes `a` or `b`
-//! below a centipawn anywhere in the range of material the engine meets,
-//! `k` below zero or `z` out of `0..1`: the model must give every position
-//! odds of all three results, not only the positions it was fitted to.
+//! `holdout`th game is held out. The 17 parameters (the coefficients of
+//! `a(x)`, `b(x)` and `d(x)`, then `k`, `z`, and the second curve's `p`,
+//! `a2` and `b2`) are fitted to the other games by maximum likelihood, in
+//! three steps (`fit`): the first curve alone by Fisher scoring (Newton's
+//! method with the expected Hessian, which is never indefinite); then both
+//! curves, by Fisher scoring until a step gains little, and by Newton's
+//! method with the exact Hessian to the end. Fisher scoring alone creeps:
+//! the model is not the games' own, and for the second curve's spread the
+//! expected curvature is far from the actual one, so that its steps
+//! overshoot and zig-zag for hundreds of iterations. Every step is damped
+//! as Levenberg and Marquardt do: a step that would not lower the negative
+//! log-likelihood is refused and the damping raised. So is a step that
+//! takes `a`, `b`, `a2` or `b2` below a centipawn anywhere in the range of
+//! material the engine meets, `k` below zero, or `z` or `p` out of `0..1`:
+//! the model must give every position odds of all three results, not only
+//! the positions it was fitted to.
 //!
 //! On the held-out games, the positions are grouped by score (buckets of
 //! `width` centipawns centred on multiples of it, the two tails beyond
@@ -90,46 +97,173 @@ pub fn load(paths: &[impl AsRef<Path>]) -> Result<(Vec<Sample>, LoadReport)> {
 }
 
 /// The number of parameters: four coefficients each of `a`, `b` and `d`,
-/// then `k` and `z`.
-const N: usize = 14;
+/// then `k`, `z`, `p`, `a2` and `b2`.
+const N: usize = 17;
 
-/// The model's odds at one point, and their derivatives with respect to
-/// `a`, `b`, `d`, `k` and `z`: `[p, dp/da, dp/db, dp/dd, dp/dk, dp/dz]`,
-/// each in win, draw, loss order. The draw odds are `σ(−u) − σ(v)`, not
+/// The model's terms at one point, in the order of the slopes of
+/// [`Local`]: `a`, `b`, `d`, `k`, `z`, `p`, `a2`, `b2`.
+const TERMS: usize = 8;
+
+/// The model's odds at one point (win, draw, loss), with their first and
+/// second derivatives in its terms (`TERMS`), each again in win, draw,
+/// loss order.
+#[derive(Clone, Copy, Debug)]
+struct Local {
+    odds: [f64; 3],
+    slope: [[f64; 3]; TERMS],
+    curvature: [[[f64; 3]; TERMS]; TERMS],
+}
+
+/// `v` times `f`.
+fn times(v: [f64; 3], f: f64) -> [f64; 3] {
+    v.map(|x| f * x)
+}
+
+/// `v + w`.
+fn plus(v: [f64; 3], w: [f64; 3]) -> [f64; 3] {
+    [v[0] + w[0], v[1] + w[1], v[2] + w[2]]
+}
+
+/// One logistic curve's odds at compressed score `t`, threshold `a` and
+/// spread `b`, with their first and second derivatives in `a`, `b` and
+/// `t` (in that order). The draw odds are `σ(−u) − σ(v)`, not
 /// `1 − σ(u) − σ(v)`, which rounds to zero or below once a win is near
 /// certain.
-fn odds_and_slopes(a: f64, b: f64, d: f64, k: f64, z: f64, s: f64) -> [[f64; 3]; 6] {
-    let t = compress(s, d, k);
+#[allow(clippy::type_complexity)]
+fn curve(t: f64, a: f64, b: f64) -> ([f64; 3], [[f64; 3]; 3], [[[f64; 3]; 3]; 3]) {
     let (u, v) = ((t - a) / b, (-t - a) / b);
     let (win, loss) = (sigmoid(u), sigmoid(v));
     let draw = sigmoid(-u) - loss;
-    let (dw, dl) = (win * (1.0 - win), loss * (1.0 - loss));
-    let da = [-dw / b, (dw + dl) / b, -dl / b];
-    let db = [-dw * u / b, (dw * u + dl * v) / b, -dl * v / b];
-    // The odds' slopes in the compressed score, then through it.
-    let dt = [dw / b, -(dw - dl) / b, -dl / b];
-    let (raw, scale) = (s - d, 1.0 + k * (s - d).abs() / 100.0);
-    let dd = dt.map(|p| -p / (scale * scale));
-    let dk = dt.map(|p| -p * raw * raw.abs() / 100.0 / (scale * scale));
-    let p = [win, draw, loss];
-    if s != 0.0 {
-        return [p, da, db, dd, dk, [0.0; 3]];
+    // σ' and σ'' at u and at v.
+    let (gu, gv) = (win * (1.0 - win), loss * (1.0 - loss));
+    let (hu, hv) = (gu * (1.0 - 2.0 * win), gv * (1.0 - 2.0 * loss));
+    // u's and v's first and second derivatives in a, b and t.
+    let bb = b * b;
+    let du = [-1.0 / b, -u / b, 1.0 / b];
+    let dv = [-1.0 / b, -v / b, -1.0 / b];
+    let ddu = [
+        [0.0, 1.0 / bb, 0.0],
+        [1.0 / bb, 2.0 * u / bb, -1.0 / bb],
+        [0.0, -1.0 / bb, 0.0],
+    ];
+    let ddv = [
+        [0.0, 1.0 / bb, 0.0],
+        [1.0 / bb, 2.0 * v / bb, 1.0 / bb],
+        [0.0, 1.0 / bb, 0.0],
+    ];
+    let mut slope = [[0.0; 3]; 3];
+    let mut curvature = [[[0.0; 3]; 3]; 3];
+    for i in 0..3 {
+        let (w, l) = (gu * du[i], gv * dv[i]);
+        slope[i] = [w, -w - l, l];
+        for j in 0..3 {
+            let w = hu * du[i] * du[j] + gu * ddu[i][j];
+            let l = hv * dv[i] * dv[j] + gv * ddv[i][j];
+            curvature[i][j] = [w, -w - l, l];
+        }
     }
-    // A share z of the level scores drawn, the rest as above.
-    let keep = |slope: [f64; 3]| slope.map(|v| (1.0 - z) * v);
-    let mixed = [(1.0 - z) * win, z + (1.0 - z) * draw, (1.0 - z) * loss];
-    let dz = [-win, 1.0 - draw, -loss];
-    [mixed, keep(da), keep(db), keep(dd), keep(dk), dz]
+    ([win, draw, loss], slope, curvature)
 }
 
-/// The parameters as one vector: `a`'s, `b`'s, `d`'s, then `k`.
+/// The model's odds at score `s` where its cubics are `a`, `b` and `d`,
+/// with their derivatives in its terms.
+fn local(a: f64, b: f64, d: f64, model: &Model, s: f64) -> Local {
+    let t = compress(s, d, model.k);
+    let (first, s1, c1) = curve(t, a, b);
+    let (second, s2, c2) = curve(t, model.a2, model.b2);
+    let share = model.p;
+    // The mixture's derivatives in a, b, t, p, a2 and b2 (in that order);
+    // each curve's a, b and t are these indices.
+    const T: usize = 2;
+    let (one, two) = ([0, 1, T], [4, 5, T]);
+    let mut slope = [[0.0; 3]; 6];
+    let mut curv = [[[0.0; 3]; 6]; 6];
+    for i in 0..3 {
+        slope[one[i]] = plus(slope[one[i]], times(s1[i], 1.0 - share));
+        slope[two[i]] = plus(slope[two[i]], times(s2[i], share));
+        // d/dp of the mixture's slopes.
+        curv[3][one[i]] = plus(curv[3][one[i]], times(s1[i], -1.0));
+        curv[3][two[i]] = plus(curv[3][two[i]], s2[i]);
+        for j in 0..3 {
+            curv[one[i]][one[j]] = plus(curv[one[i]][one[j]], times(c1[i][j], 1.0 - share));
+            curv[two[i]][two[j]] = plus(curv[two[i]][two[j]], times(c2[i][j], share));
+        }
+    }
+    slope[3] = [0, 1, 2].map(|o| second[o] - first[o]);
+    let by_share = curv[3];
+    for (row, v) in curv.iter_mut().zip(by_share) {
+        row[3] = v;
+    }
+    let odds = [0, 1, 2].map(|o| (1.0 - share) * first[o] + share * second[o]);
+    // Through the compressed score t to the bias d and the compression k:
+    // t = r / (1 + k |r| / 100) with r = s − d.
+    let (r, scale) = (s - d, 1.0 + model.k * (s - d).abs() / 100.0);
+    let cube = scale * scale * scale;
+    let td = -1.0 / (scale * scale);
+    let tk = -r * r.abs() / 100.0 / (scale * scale);
+    let tdd = -2.0 * model.k * r.signum() / 100.0 / cube;
+    let tdk = 2.0 * r.abs() / 100.0 / cube;
+    let tkk = 2.0 * r * r * r / 1e4 / cube;
+    // The mixture's indices as terms (t aside).
+    let term = [0, 1, usize::MAX, 5, 6, 7];
+    let mut out = Local {
+        odds,
+        slope: [[0.0; 3]; TERMS],
+        curvature: [[[0.0; 3]; TERMS]; TERMS],
+    };
+    for i in (0..6).filter(|&i| i != T) {
+        out.slope[term[i]] = slope[i];
+        for j in (0..6).filter(|&j| j != T) {
+            out.curvature[term[i]][term[j]] = curv[i][j];
+        }
+        for (through, dt) in [(2, td), (3, tk)] {
+            out.curvature[term[i]][through] = times(curv[i][T], dt);
+            out.curvature[through][term[i]] = times(curv[i][T], dt);
+        }
+    }
+    out.slope[2] = times(slope[T], td);
+    out.slope[3] = times(slope[T], tk);
+    let tt = curv[T][T];
+    out.curvature[2][2] = plus(times(tt, td * td), times(slope[T], tdd));
+    out.curvature[3][3] = plus(times(tt, tk * tk), times(slope[T], tkk));
+    out.curvature[2][3] = plus(times(tt, td * tk), times(slope[T], tdk));
+    out.curvature[3][2] = out.curvature[2][3];
+    if s != 0.0 {
+        return out;
+    }
+    // A share z of the level scores drawn, the rest as above.
+    const Z: usize = 4;
+    let z = model.z;
+    let level = out;
+    out.odds = [
+        (1.0 - z) * odds[0],
+        z + (1.0 - z) * odds[1],
+        (1.0 - z) * odds[2],
+    ];
+    for i in 0..TERMS {
+        out.slope[i] = times(level.slope[i], 1.0 - z);
+        for j in 0..TERMS {
+            out.curvature[i][j] = times(level.curvature[i][j], 1.0 - z);
+        }
+    }
+    for i in 0..TERMS {
+        // d/dz of the slopes: minus the slopes before the share.
+        out.curvature[Z][i] = times(level.slope[i], -1.0);
+        out.curvature[i][Z] = times(level.slope[i], -1.0);
+    }
+    out.slope[Z] = [-odds[0], 1.0 - odds[1], -odds[2]];
+    out.curvature[Z][Z] = [0.0; 3];
+    out
+}
+
+/// The parameters as one vector: `a`'s, `b`'s, `d`'s, then `k`, `z`, `p`,
+/// `a2` and `b2`.
 fn to_vec(m: &Model) -> [f64; N] {
     let mut t = [0.0; N];
     for (chunk, c) in t.chunks_mut(4).zip([&m.a, &m.b, &m.d]) {
         chunk.copy_from_slice(c);
     }
-    t[12] = m.k;
-    t[13] = m.z;
+    t[12..].copy_from_slice(&[m.k, m.z, m.p, m.a2, m.b2]);
     t
 }
 
@@ -140,6 +274,9 @@ fn from_vec(t: &[f64; N]) -> Model {
         d: [0.0; 4],
         k: t[12],
         z: t[13],
+        p: t[14],
+        a2: t[15],
+        b2: t[16],
     };
     for (chunk, c) in t.chunks(4).zip([&mut m.a, &mut m.b, &mut m.d]) {
         c.copy_from_slice(chunk);
@@ -148,7 +285,7 @@ fn from_vec(t: &[f64; N]) -> Model {
 }
 
 /// The least of `a` and `b` over the whole range of material the engine
-/// meets (checked at 65 points).
+/// meets (checked at 65 points), and of the second curve's `a2` and `b2`.
 fn lowest(model: &Model) -> f64 {
     let lo = material_fraction(0);
     (0..=64)
@@ -156,29 +293,30 @@ fn lowest(model: &Model) -> f64 {
             let (a, b, _) = model.params(lo + (1.0 - lo) * f64::from(i) / 64.0);
             a.min(b)
         })
-        .fold(f64::INFINITY, f64::min)
+        .fold(model.a2.min(model.b2), f64::min)
 }
 
 /// Whether `k` is not negative (which would stretch scores, and turn the
-/// odds round beyond `100 / |k|`) and `z` is a share (`0..1`).
+/// odds round beyond `100 / |k|`) and `z` and `p` are shares (`0..1`).
 fn terms_in_range(model: &Model) -> bool {
-    model.k >= 0.0 && (0.0..1.0).contains(&model.z)
+    model.k >= 0.0 && (0.0..1.0).contains(&model.z) && (0.0..1.0).contains(&model.p)
 }
 
-/// Whether `a` and `b` are positive over the whole range of material the
-/// engine meets, so that the model gives every position positive odds of
-/// all three results, not just the positions it was fitted to, and `k` and
-/// `z` are in range.
+/// Whether `a`, `b`, `a2` and `b2` are positive over the whole range of
+/// material the engine meets, so that the model gives every position
+/// positive odds of all three results, not just the positions it was
+/// fitted to, and `k`, `z` and `p` are in range.
 pub fn is_valid(model: &Model) -> bool {
     lowest(model) > 0.0 && terms_in_range(model)
 }
 
-/// The least `a` and `b` a fit may reach, centipawns: a margin that keeps
-/// the printed constants, rounded to thousandths, valid.
+/// The least `a`, `b`, `a2` and `b2` a fit may reach, centipawns: a margin
+/// that keeps the printed constants, rounded to thousandths, valid.
 const MARGIN: f64 = 1.0;
 
 /// The negative log-likelihood of `samples` under `model`: infinite where
-/// `a` or `b` falls below `MARGIN`, or `k` or `z` out of range.
+/// `a`, `b`, `a2` or `b2` falls below `MARGIN`, or `k`, `z` or `p` out of
+/// range.
 pub fn neg_log_likelihood(model: &Model, samples: &[Sample]) -> f64 {
     if lowest(model) < MARGIN || !terms_in_range(model) {
         return f64::INFINITY;
@@ -187,49 +325,82 @@ pub fn neg_log_likelihood(model: &Model, samples: &[Sample]) -> f64 {
     for s in samples {
         let (score, x) = s.point();
         let (a, b, d) = model.params(x);
-        let [p, ..] = odds_and_slopes(a, b, d, model.k, model.z, score);
-        sum -= p[2 - s.result as usize].ln();
+        sum -= local(a, b, d, model, score).odds[2 - s.result as usize].ln();
     }
     sum
 }
 
-/// The gradient of the negative log-likelihood and the Fisher information,
-/// with respect to the coefficients.
-fn gradient_and_fisher(model: &Model, samples: &[Sample]) -> ([f64; N], [[f64; N]; N]) {
+/// The term of each parameter, and the power of the material fraction
+/// that multiplies the term's slope: the cubics' four coefficients each,
+/// then `k`, `z`, `p`, `a2` and `b2`.
+const PARAMETER_TERMS: [(usize, i32); N] = [
+    (0, 0),
+    (0, 1),
+    (0, 2),
+    (0, 3),
+    (1, 0),
+    (1, 1),
+    (1, 2),
+    (1, 3),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+    (2, 3),
+    (3, 0),
+    (4, 0),
+    (5, 0),
+    (6, 0),
+    (7, 0),
+];
+
+/// The gradient of the negative log-likelihood with respect to the
+/// parameters, its Hessian, and the Fisher information (the Hessian's
+/// expectation under the model).
+#[allow(clippy::type_complexity)]
+fn derivatives(model: &Model, samples: &[Sample]) -> ([f64; N], [[f64; N]; N], [[f64; N]; N]) {
     let mut grad = [0.0; N];
+    let mut hessian = [[0.0; N]; N];
     let mut fisher = [[0.0; N]; N];
     for s in samples {
         let (score, x) = s.point();
         let (a, b, d) = model.params(x);
-        let [p, da, db, dd, dk, dz] = odds_and_slopes(a, b, d, model.k, model.z, score);
+        let here = local(a, b, d, model, score);
         let powers = [1.0, x, x * x, x * x * x];
-        // Win, draw, loss: the outcome index of `p`.
+        let factor = PARAMETER_TERMS.map(|(_, power)| powers[power as usize]);
+        // Win, draw, loss: the outcome index of the odds.
         let observed = 2 - s.result as usize;
         for o in 0..3 {
-            let mut j = [0.0; N];
-            for (i, slope) in [da, db, dd].iter().enumerate() {
-                for (k, power) in powers.iter().enumerate() {
-                    j[4 * i + k] = slope[o] * power;
-                }
-            }
-            j[12] = dk[o];
-            j[13] = dz[o];
-            if p[o] <= 0.0 {
+            let p = here.odds[o];
+            if p <= 0.0 {
                 continue;
             }
-            if o == observed {
-                for (g, jk) in grad.iter_mut().zip(j) {
-                    *g -= jk / p[o];
+            let j: [f64; N] =
+                std::array::from_fn(|r| here.slope[PARAMETER_TERMS[r].0][o] * factor[r]);
+            for r in 0..N {
+                for c in r..N {
+                    fisher[r][c] += j[r] * j[c] / p;
                 }
             }
+            if o != observed {
+                continue;
+            }
             for r in 0..N {
-                for c in 0..N {
-                    fisher[r][c] += j[r] * j[c] / p[o];
+                grad[r] -= j[r] / p;
+                let term = PARAMETER_TERMS[r].0;
+                for c in r..N {
+                    let second = here.curvature[term][PARAMETER_TERMS[c].0][o];
+                    hessian[r][c] += j[r] * j[c] / (p * p) - second * factor[r] * factor[c] / p;
                 }
             }
         }
     }
-    (grad, fisher)
+    for r in 0..N {
+        for c in 0..r {
+            hessian[r][c] = hessian[c][r];
+            fisher[r][c] = fisher[c][r];
+        }
+    }
+    (grad, hessian, fisher)
 }
 
 /// Solves `m x = y` by Gaussian elimination with partial pivoting; `None`
@@ -270,34 +441,107 @@ pub struct Fit {
 }
 
 /// Where the fit starts: level odds a third each at score 0 (`a` = b ln 2),
-/// the odds changing over about a pawn, no bias.
+/// the odds changing over about a pawn, no bias, and no second curve.
 const START: Model = Model {
     a: [69.3, 0.0, 0.0, 0.0],
     b: [100.0, 0.0, 0.0, 0.0],
     d: [0.0; 4],
     k: 0.0,
     z: 0.0,
+    p: 0.0,
+    a2: 200.0,
+    b2: 50.0,
 };
+
+/// The second curve where its fit starts, from the fit of the first
+/// alone: a tenth of the positions, drawn up to two pawns with a sharper
+/// edge than the first curve's.
+const SECOND: (f64, f64, f64) = (0.1, 200.0, 50.0);
 
 /// Fits the model to `samples` by maximum likelihood. Fails if there are
 /// no samples, or if they lack a draw, a win or a loss (the likelihood then
 /// has no maximum).
+///
+/// First the first curve alone (`p` held at zero: the single-curve
+/// model), by Fisher scoring from `START`; then everything, the second
+/// curve starting at `SECOND`, by Fisher scoring until a step gains less
+/// than a millionth of the log-likelihood, then by Newton's method to the
+/// end. Fitted from scratch at once, the two curves can settle in a poorer
+/// maximum (the first curve giving up its draws to the second, its `a`
+/// pressed against the margin); started by Newton's method from
+/// `SECOND`, the second curve's share can fall to zero, where the
+/// likelihood no longer depends on its threshold and spread and the fit
+/// stops.
 pub fn fit(samples: &[Sample]) -> Result<Fit> {
     for r in [Result3::Win, Result3::Draw, Result3::Loss] {
         if !samples.iter().any(|s| s.result == r) {
             bail!("the positions need wins, draws and losses to fit the model; there is no {r:?}");
         }
     }
-    let mut theta = to_vec(&START);
-    let mut nll = neg_log_likelihood(&START, samples);
+    let mut one = [true; N];
+    one[14..].fill(false);
+    let first = maximise(to_vec(&START), &one, Curvature::Fisher, 1e-10, samples);
+    let (p, a2, b2) = SECOND;
+    let start = Model {
+        p,
+        a2,
+        b2,
+        ..from_vec(&first.0)
+    };
+    let all = [true; N];
+    let scored = maximise(to_vec(&start), &all, Curvature::Fisher, 1e-6, samples);
+    let (theta, nll, iterations) = maximise(scored.0, &all, Curvature::Newton, 1e-10, samples);
+    Ok(Fit {
+        model: from_vec(&theta),
+        loss: nll / samples.len() as f64,
+        iterations: first.2 + scored.2 + iterations,
+    })
+}
+
+/// How `maximise` steps: by the Fisher information (robust far from the
+/// maximum) or by the Hessian (fast near it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Curvature {
+    Fisher,
+    Newton,
+}
+
+/// Damped Fisher scoring or Newton's method from `theta`, moving only the
+/// parameters marked in `free`, until an accepted step gains less than
+/// `tolerance` of the negative log-likelihood: the parameters, the
+/// negative log-likelihood and the iterations it took. The damping adds a
+/// multiple of the Fisher information's diagonal, which is positive, so
+/// that a damped step goes downhill even where the Hessian is not
+/// positive definite.
+fn maximise(
+    mut theta: [f64; N],
+    free: &[bool; N],
+    curvature: Curvature,
+    tolerance: f64,
+    samples: &[Sample],
+) -> ([f64; N], f64, usize) {
+    let mut nll = neg_log_likelihood(&from_vec(&theta), samples);
     let mut damping = 1e-3;
     let mut iterations = 0;
     while iterations < 500 && damping < 1e12 {
         iterations += 1;
-        let (grad, fisher) = gradient_and_fisher(&from_vec(&theta), samples);
-        let mut m = fisher;
-        for (i, row) in m.iter_mut().enumerate() {
-            row[i] += damping * fisher[i][i].max(1e-12);
+        let (mut grad, hessian, fisher) = derivatives(&from_vec(&theta), samples);
+        let mut m = match curvature {
+            Curvature::Fisher => fisher,
+            Curvature::Newton => hessian,
+        };
+        for i in 0..N {
+            if free[i] {
+                m[i][i] += damping * fisher[i][i].max(1e-12);
+            } else {
+                // A held parameter: its row and column say "no step".
+                m[i] = [0.0; N];
+                for row in m.iter_mut() {
+                    row[i] = 0.0;
+                }
+                m[i][i] = 1.0;
+                grad[i] = 0.0;
+            }
         }
         let Some(step) = solve(m, grad.map(|g| -g)) else {
             damping *= 10.0;
@@ -312,18 +556,14 @@ pub fn fit(samples: &[Sample]) -> Result<Fit> {
             let gain = nll - next_nll;
             (theta, nll) = (next, next_nll);
             damping = (damping / 10.0).max(1e-9);
-            if gain < 1e-10 * nll {
+            if gain < tolerance * nll {
                 break;
             }
         } else {
             damping *= 10.0;
         }
     }
-    Ok(Fit {
-        model: from_vec(&theta),
-        loss: nll / samples.len() as f64,
-        iterations,
-    })
+    (theta, nll, iterations)
 }
 
 /// The constants of a model as Rust source, for `chariot::wdl::MODEL`.
@@ -335,12 +575,15 @@ pub fn rust_constants(m: &Model) -> String {
             .join(", ")
     };
     format!(
-        "pub const MODEL: Model = Model {{\n    a: [{}],\n    b: [{}],\n    d: [{}],\n    k: {:.4},\n    z: {:.4},\n}};",
+        "pub const MODEL: Model = Model {{\n    a: [{}],\n    b: [{}],\n    d: [{}],\n    k: {:.4},\n    z: {:.4},\n    p: {:.4},\n    a2: {:.3},\n    b2: {:.3},\n}};",
         list(&m.a),
         list(&m.b),
         list(&m.d),
         m.k,
-        m.z
+        m.z,
+        m.p,
+        m.a2,
+        m.b2
     )
 }
 
@@ -562,15 +805,21 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
     println!("\n{}\n", rust_constants(&fitted.model));
     let mut positions = predict(&fitted.model, &held);
     if cfg.cross_validate {
+        // The negative log-likelihood of every game under the fit that did
+        // not see it.
+        let mut nll = neg_log_likelihood(&fitted.model, &held);
         for fold in 0..last {
             let (held, rest) = split(&samples, cfg.holdout, fold);
-            positions.extend(predict(&fit(&rest)?.model, &held));
+            let model = fit(&rest)?.model;
+            nll += neg_log_likelihood(&model, &held);
+            positions.extend(predict(&model, &held));
         }
         println!(
-            "cross-validated: each game predicted by the fit without its 1/{} of the games, {} positions of {} games\n",
+            "cross-validated: each game predicted by the fit without its 1/{} of the games, {} positions of {} games, log-loss {:.4}\n",
             cfg.holdout,
             positions.len(),
-            report.games
+            report.games,
+            nll / positions.len() as f64
         );
     } else {
         println!(
@@ -654,33 +903,98 @@ mod tests {
         d: [25.0, -10.0, 5.0, 0.0],
         k: 0.2,
         z: 0.3,
+        p: 0.25,
+        a2: 300.0,
+        b2: 30.0,
     };
 
     #[test]
-    fn the_slopes_are_those_of_the_odds() {
-        for (a, b, d, k, z, s) in [
-            (100.0, 80.0, 0.0, 0.0, 0.2, 30.0),
-            (60.0, 150.0, 20.0, 0.3, 0.0, -400.0),
-            (200.0, 50.0, -15.0, 1.5, 0.4, 0.0),
-            (90.0, 70.0, 10.0, 0.1, 0.1, 250.0),
+    fn the_slopes_and_curvatures_are_those_of_the_odds() {
+        for (a, b, d, k, z, p, a2, b2, s) in [
+            (100.0, 80.0, 0.0, 0.0, 0.2, 0.1, 150.0, 30.0, 30.0),
+            (60.0, 150.0, 20.0, 0.3, 0.0, 0.3, 80.0, 200.0, -400.0),
+            (200.0, 50.0, -15.0, 1.5, 0.4, 0.05, 300.0, 20.0, 0.0),
+            (90.0, 70.0, 10.0, 0.1, 0.1, 0.5, 120.0, 60.0, 250.0),
+            (40.0, 130.0, 5.0, 0.05, 0.2, 0.2, 140.0, 30.0, 135.0),
+            (50.0, 140.0, 20.0, 0.04, 0.15, 0.12, 145.0, 30.0, 0.0),
         ] {
-            let [p, slopes @ ..] = odds_and_slopes(a, b, d, k, z, s);
-            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-            let h = 1e-4;
-            for (n, slope) in slopes.iter().enumerate() {
-                let at = |delta: f64| {
-                    let mut v = [a, b, d, k, z];
-                    v[n] += delta;
-                    odds_and_slopes(v[0], v[1], v[2], v[3], v[4], s)[0]
+            let at = |v: [f64; TERMS]| {
+                let model = Model {
+                    k: v[3],
+                    z: v[4],
+                    p: v[5],
+                    a2: v[6],
+                    b2: v[7],
+                    ..TRUE
                 };
-                let (up, down) = (at(h), at(-h));
-                for (i, &exact) in slope.iter().enumerate() {
-                    let numeric = (up[i] - down[i]) / (2.0 * h);
+                local(v[0], v[1], v[2], &model, s)
+            };
+            let point = [a, b, d, k, z, p, a2, b2];
+            let here = at(point);
+            assert!((here.odds.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let h = 1e-5;
+            let close =
+                |numeric: f64, exact: f64| (numeric - exact).abs() < 1e-7 * exact.abs().max(1e-2);
+            for n in 0..TERMS {
+                let shifted = |delta: f64| {
+                    let mut v = point;
+                    v[n] += delta;
+                    at(v)
+                };
+                let (up, down) = (shifted(h), shifted(-h));
+                for o in 0..3 {
+                    let numeric = (up.odds[o] - down.odds[o]) / (2.0 * h);
+                    let exact = here.slope[n][o];
                     assert!(
-                        (numeric - exact).abs() < 1e-7 * exact.abs().max(1e-2),
-                        "parameter {n}, outcome {i}: {numeric} vs {exact}"
+                        close(numeric, exact),
+                        "term {n}, outcome {o}: {numeric} vs {exact}"
                     );
+                    for m in 0..TERMS {
+                        let numeric = (up.slope[m][o] - down.slope[m][o]) / (2.0 * h);
+                        let exact = here.curvature[m][n][o];
+                        let mirror = here.curvature[n][m][o];
+                        assert!(
+                            close(numeric, exact) && close(mirror, exact),
+                            "terms {m} and {n}, outcome {o}: {numeric} vs {exact} and {mirror}"
+                        );
+                    }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_likelihoods_derivatives_are_its_slopes() {
+        // The gradient and Hessian of the negative log-likelihood in the
+        // 17 parameters, against differences of the likelihood and of the
+        // gradient; the Fisher information is symmetric.
+        let samples = synthetic(&TRUE, 300, 500, 5);
+        let theta = to_vec(&TRUE);
+        let (grad, hessian, fisher) = derivatives(&TRUE, &samples);
+        for r in 0..N {
+            let h = 1e-5 * theta[r].abs().max(1e-2);
+            let shifted = |delta: f64| {
+                let mut v = theta;
+                v[r] += delta;
+                from_vec(&v)
+            };
+            let (up, down) = (shifted(h), shifted(-h));
+            let numeric = (neg_log_likelihood(&up, &samples) - neg_log_likelihood(&down, &samples))
+                / (2.0 * h);
+            assert!(
+                (numeric - grad[r]).abs() < 1e-5 * grad[r].abs().max(1.0),
+                "parameter {r}: {numeric} vs {}",
+                grad[r]
+            );
+            let (g_up, g_down) = (derivatives(&up, &samples).0, derivatives(&down, &samples).0);
+            for c in 0..N {
+                let numeric = (g_up[c] - g_down[c]) / (2.0 * h);
+                let exact = hessian[c][r];
+                assert!(
+                    (numeric - exact).abs() < 1e-5 * exact.abs().max(1.0),
+                    "parameters {c} and {r}: {numeric} vs {exact}"
+                );
+                assert_eq!(fisher[r][c], fisher[c][r]);
             }
         }
     }
@@ -692,8 +1006,8 @@ mod tests {
         for m in [0, 700, 1400, START_MATERIAL] {
             let x = material_fraction(m);
             let (a, b, d) = TRUE.params(x);
-            for s in [-900.0, -120.0, -1.0, 0.0, 1.0, 37.0, 450.0] {
-                let [fitted, ..] = odds_and_slopes(a, b, d, TRUE.k, TRUE.z, s);
+            for s in [-900.0, -120.0, -1.0, 0.0, 1.0, 37.0, 290.0, 450.0] {
+                let fitted = local(a, b, d, &TRUE, s).odds;
                 let engine = TRUE.probabilities(s, x);
                 assert!(
                     fitted
@@ -708,7 +1022,7 @@ mod tests {
 
     #[test]
     fn the_fit_recovers_the_model_that_made_the_data() {
-        let samples = synthetic(&TRUE, 60_000, 600, 3);
+        let samples = synthetic(&TRUE, 250_000, 600, 3);
         let fit = fit(&samples).expect("fit");
         for i in 0..=10 {
             let x = material_fraction(i * START_MATERIAL / 10);
@@ -720,6 +1034,17 @@ mod tests {
         }
         assert!((fit.model.k - TRUE.k).abs() < 0.05, "k {}", fit.model.k);
         assert!((fit.model.z - TRUE.z).abs() < 0.1, "z {}", fit.model.z);
+        assert!((fit.model.p - TRUE.p).abs() < 0.05, "p {}", fit.model.p);
+        assert!(
+            (fit.model.a2 - TRUE.a2).abs() < 0.1 * TRUE.a2,
+            "a2 {}",
+            fit.model.a2
+        );
+        assert!(
+            (fit.model.b2 - TRUE.b2).abs() < 0.3 * TRUE.b2,
+            "b2 {}",
+            fit.model.b2
+        );
         // The truth is no likelier than the maximum found.
         assert!(fit.loss <= neg_log_likelihood(&TRUE, &samples) / samples.len() as f64);
         assert!(fit.iterations < 500);

@@ -113,6 +113,9 @@ fn the_command_fits_reports_and_judges() {
         d: coefficients(&stdout, "d"),
         k: scalar(&stdout, "k"),
         z: scalar(&stdout, "z"),
+        p: scalar(&stdout, "p"),
+        a2: scalar(&stdout, "a2"),
+        b2: scalar(&stdout, "b2"),
     };
     assert!(is_valid(&model), "{model:?}");
     assert!(
