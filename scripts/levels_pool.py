@@ -23,7 +23,7 @@ games.
 
 Usage:
   scripts/levels_pool.py --dir DIR [--elos "790 980 ..."] [--combos]
-                         [--games 60] [--nearest 2] [--pool-games 40]
+                         [--only NAME,...] [--games 60] [--nearest 2] [--pool-games 40]
                          [--nodes 60000] [-j 2] [--pool FILE]
   scripts/levels_table.py --anchor fsf-elo1350=1350 DIR/*.pgn
 """
@@ -82,10 +82,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dir", required=True, help="where the PGNs and result files go")
     ap.add_argument("--pool", default=os.path.join(HERE, "levels_pool.txt"))
-    ap.add_argument("--elos", default="790 980 1260 1540 1780 2000 2240 2440 2650 2840 3090",
+    ap.add_argument("--elos", default="790 980 1260 1540 1780 2000 2240 2440 2650 2840 2980",
                     help="the levels to measure, by UCI_Elo")
     ap.add_argument("--combos", action="store_true",
                     help="also ElephantEye's combinations (scripts/levels_elephanteye.txt)")
+    ap.add_argument("--only", default="",
+                    help="play only these players (comma-separated names, e.g. ee-kl-pn-rn)")
     ap.add_argument("--games", type=int, default=60, help="games per level and pool member")
     ap.add_argument("--nearest", type=int, default=2, help="pool members each player meets")
     ap.add_argument("--pool-games", type=int, default=40, help="games per pair of neighbours")
@@ -115,6 +117,12 @@ def main():
         for name, guess, words in read_players(os.path.join(HERE, "levels_elephanteye.txt")):
             players.append((name, guess, base + words))
 
+    if args.only:
+        wanted = set(args.only.split(","))
+        unknown = wanted - {p[0] for p in players}
+        if unknown:
+            sys.exit("levels_pool.py: --only names no such player: " + ", ".join(sorted(unknown)))
+        players = [p for p in players if p[0] in wanted]
     if args.pool_games:
         for low, high in zip(pool, pool[1:]):
             play(runner, high, [low], args.pool_games, args,
