@@ -137,7 +137,8 @@ impl Searcher<'_> {
             self.stack[ply].killers,
             self.counter_move(ply),
             in_check,
-        );
+        )
+        .with_continuations(self.continuations(ply));
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;

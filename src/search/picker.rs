@@ -4,7 +4,8 @@
 //! 1. the hash move, checked for legality before anything is generated;
 //! 2. good captures (static exchange >= 0), by MVV-LVA;
 //! 3. the killers and the counter-move, each checked for legality;
-//! 4. quiet moves, by history (generated only now);
+//! 4. quiet moves, by history plus continuation history (generated only
+//!    now);
 //! 5. bad captures, by MVV-LVA.
 //!
 //! Since most nodes that cut off do so on the hash move or a capture, most
@@ -20,7 +21,7 @@
 //! Each move comes with an ordering score whose range tells its stage (see
 //! the constants below); the search uses it to reduce and prune.
 
-use super::history::Heuristics;
+use super::history::{Continuations, Heuristics, NO_CONTINUATION};
 use super::see::see_ge;
 use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
@@ -114,6 +115,8 @@ pub struct MovePicker {
     refutations: [Move; 3],
     /// Index of the next refutation to try.
     refutation: usize,
+    /// The continuation rows that score quiet moves.
+    cont: Continuations,
     /// Captures from 0, quiet moves appended after them; bad captures are
     /// moved down to `0..bad_end` as the good-capture stage finds them.
     moves: MoveList,
@@ -141,6 +144,13 @@ impl MovePicker {
         MovePicker::with_mode(mode, tt_move, [Move::NULL; 3])
     }
 
+    /// Scores quiet moves with the continuation history of the rows
+    /// `cont` (the moves one and two plies before the node) too.
+    pub fn with_continuations(mut self, cont: Continuations) -> MovePicker {
+        self.cont = cont;
+        self
+    }
+
     fn with_mode(mode: Mode, tt_move: Move, refutations: [Move; 3]) -> MovePicker {
         MovePicker {
             stage: match mode {
@@ -151,6 +161,7 @@ impl MovePicker {
             tt_move,
             refutations,
             refutation: 0,
+            cont: [NO_CONTINUATION; 2],
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -244,7 +255,7 @@ impl MovePicker {
                     pos.generate(GenType::Quiets, &mut self.moves);
                     for i in start..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = h.history(pos.piece_at(m.from()), m);
+                        self.scores[i] = h.quiet_score(pos.piece_at(m.from()), m, self.cont);
                     }
                     sort_descending(&mut self.moves, &mut self.scores, start);
                     self.cur = start;
@@ -286,7 +297,7 @@ impl MovePicker {
                         } else if m == self.refutations[2] {
                             KILLER_SCORE - 2
                         } else {
-                            h.history(pos.piece_at(m.from()), m)
+                            h.quiet_score(pos.piece_at(m.from()), m, self.cont)
                         };
                     }
                     self.cur = 0;
@@ -536,5 +547,30 @@ mod tests {
         let moves: Vec<Move> = got.iter().map(|&(m, _)| m).collect();
         assert_eq!(&moves[..3], &[tt, capture, killer]);
         assert_eq!(moves.len(), pos.legal_moves().len());
+    }
+    #[test]
+    fn continuation_history_orders_quiet_moves() {
+        let pos = Position::startpos();
+        let mut h = Heuristics::new();
+        let rook = pos.parse_move("a0a1").expect("test move");
+        let earlier = pos.parse_move("h2e2").expect("test move");
+        let row = h.set_continuation(
+            pos.piece_at(earlier.from()),
+            earlier,
+            pos.piece_at(rook.from()),
+            rook,
+            500,
+        );
+        let first_quiet = |cont| {
+            let picker = MovePicker::new(Move::NULL, [Move::NULL; 2], Move::NULL, false);
+            let got = drain(picker.with_continuations(cont), &pos, &h);
+            got.into_iter()
+                .find(|&(m, _)| !pos.is_capture(m))
+                .expect("a quiet move")
+        };
+        assert_eq!(first_quiet([row, NO_CONTINUATION]), (rook, 500));
+        assert_eq!(first_quiet([NO_CONTINUATION, row]), (rook, 500));
+        let (m, score) = first_quiet([NO_CONTINUATION; 2]);
+        assert_eq!(score, 0, "{m}");
     }
 }
