@@ -441,7 +441,8 @@ pub struct Fit {
 }
 
 /// Where the fit starts: level odds a third each at score 0 (`a` = b ln 2),
-/// the odds changing over about a pawn, no bias, and no second curve.
+/// the odds changing over about a pawn, no bias, and no second curve (its
+/// share zero; its threshold and spread those it later starts from).
 const START: Model = Model {
     a: [69.3, 0.0, 0.0, 0.0],
     b: [100.0, 0.0, 0.0, 0.0],
@@ -449,8 +450,8 @@ const START: Model = Model {
     k: 0.0,
     z: 0.0,
     p: 0.0,
-    a2: 200.0,
-    b2: 50.0,
+    a2: SECOND.1,
+    b2: SECOND.2,
 };
 
 /// The second curve where its fit starts, from the fit of the first
