@@ -130,7 +130,7 @@ tunables! {
     lmr_pv = 1, 0, 3, 0.5;
     lmr_not_improving = 1, 0, 3, 0.5;
     lmr_refutation = 1, 0, 3, 0.5;
-    lmr_history_div = 8192, 2048, 32768, 800.0;
+    lmr_history_div = 4096, 2048, 32768, 800.0;
 
     // Quiescence: delta pruning skips a capture when even winning the piece
     // plus this margin would not reach alpha.
