@@ -104,15 +104,18 @@ const N: usize = 17;
 /// [`Local`]: `a`, `b`, `d`, `k`, `z`, `p`, `a2`, `b2`.
 const TERMS: usize = 8;
 
-/// The model's odds at one point (win, draw, loss), with their first and
-/// second derivatives in its terms (`TERMS`), each again in win, draw,
-/// loss order.
+/// Odds at one point (win, draw, loss), with their first and second
+/// derivatives in `K` variables, each again in win, draw, loss order.
 #[derive(Clone, Copy, Debug)]
-struct Local {
+struct Odds<const K: usize> {
     odds: [f64; 3],
-    slope: [[f64; 3]; TERMS],
-    curvature: [[[f64; 3]; TERMS]; TERMS],
+    slope: [[f64; 3]; K],
+    curvature: [[[f64; 3]; K]; K],
 }
+
+/// The model's odds at one point, with their derivatives in its terms
+/// (`TERMS`).
+type Local = Odds<TERMS>;
 
 /// `v` times `f`.
 fn times(v: [f64; 3], f: f64) -> [f64; 3] {
@@ -129,8 +132,7 @@ fn plus(v: [f64; 3], w: [f64; 3]) -> [f64; 3] {
 /// `t` (in that order). The draw odds are `σ(−u) − σ(v)`, not
 /// `1 − σ(u) − σ(v)`, which rounds to zero or below once a win is near
 /// certain.
-#[allow(clippy::type_complexity)]
-fn curve(t: f64, a: f64, b: f64) -> ([f64; 3], [[f64; 3]; 3], [[[f64; 3]; 3]; 3]) {
+fn curve(t: f64, a: f64, b: f64) -> Odds<3> {
     let (u, v) = ((t - a) / b, (-t - a) / b);
     let (win, loss) = (sigmoid(u), sigmoid(v));
     let draw = sigmoid(-u) - loss;
@@ -162,15 +164,27 @@ fn curve(t: f64, a: f64, b: f64) -> ([f64; 3], [[f64; 3]; 3], [[[f64; 3]; 3]; 3]
             curvature[i][j] = [w, -w - l, l];
         }
     }
-    ([win, draw, loss], slope, curvature)
+    Odds {
+        odds: [win, draw, loss],
+        slope,
+        curvature,
+    }
 }
 
 /// The model's odds at score `s` where its cubics are `a`, `b` and `d`,
 /// with their derivatives in its terms.
 fn local(a: f64, b: f64, d: f64, model: &Model, s: f64) -> Local {
     let t = compress(s, d, model.k);
-    let (first, s1, c1) = curve(t, a, b);
-    let (second, s2, c2) = curve(t, model.a2, model.b2);
+    let Odds {
+        odds: first,
+        slope: s1,
+        curvature: c1,
+    } = curve(t, a, b);
+    let Odds {
+        odds: second,
+        slope: s2,
+        curvature: c2,
+    } = curve(t, model.a2, model.b2);
     let share = model.p;
     // The mixture's derivatives in a, b, t, p, a2 and b2 (in that order);
     // each curve's a, b and t are these indices.
@@ -353,11 +367,17 @@ const PARAMETER_TERMS: [(usize, i32); N] = [
     (7, 0),
 ];
 
+/// The negative log-likelihood's derivatives in the parameters.
+struct Derivatives {
+    grad: [f64; N],
+    hessian: [[f64; N]; N],
+    /// The Fisher information: the Hessian's expectation under the model.
+    fisher: [[f64; N]; N],
+}
+
 /// The gradient of the negative log-likelihood with respect to the
-/// parameters, its Hessian, and the Fisher information (the Hessian's
-/// expectation under the model).
-#[allow(clippy::type_complexity)]
-fn derivatives(model: &Model, samples: &[Sample]) -> ([f64; N], [[f64; N]; N], [[f64; N]; N]) {
+/// parameters, its Hessian, and the Fisher information.
+fn derivatives(model: &Model, samples: &[Sample]) -> Derivatives {
     let mut grad = [0.0; N];
     let mut hessian = [[0.0; N]; N];
     let mut fisher = [[0.0; N]; N];
@@ -400,7 +420,11 @@ fn derivatives(model: &Model, samples: &[Sample]) -> ([f64; N], [[f64; N]; N], [
             fisher[r][c] = fisher[c][r];
         }
     }
-    (grad, hessian, fisher)
+    Derivatives {
+        grad,
+        hessian,
+        fisher,
+    }
 }
 
 /// Solves `m x = y` by Gaussian elimination with partial pivoting; `None`
@@ -526,7 +550,11 @@ fn maximise(
     let mut iterations = 0;
     while iterations < 500 && damping < 1e12 {
         iterations += 1;
-        let (mut grad, hessian, fisher) = derivatives(&from_vec(&theta), samples);
+        let Derivatives {
+            mut grad,
+            hessian,
+            fisher,
+        } = derivatives(&from_vec(&theta), samples);
         let mut m = match curvature {
             Curvature::Fisher => fisher,
             Curvature::Newton => hessian,
@@ -971,7 +999,11 @@ mod tests {
         // gradient; the Fisher information is symmetric.
         let samples = synthetic(&TRUE, 300, 500, 5);
         let theta = to_vec(&TRUE);
-        let (grad, hessian, fisher) = derivatives(&TRUE, &samples);
+        let Derivatives {
+            grad,
+            hessian,
+            fisher,
+        } = derivatives(&TRUE, &samples);
         for r in 0..N {
             let h = 1e-5 * theta[r].abs().max(1e-2);
             let shifted = |delta: f64| {
@@ -987,7 +1019,10 @@ mod tests {
                 "parameter {r}: {numeric} vs {}",
                 grad[r]
             );
-            let (g_up, g_down) = (derivatives(&up, &samples).0, derivatives(&down, &samples).0);
+            let (g_up, g_down) = (
+                derivatives(&up, &samples).grad,
+                derivatives(&down, &samples).grad,
+            );
             for c in 0..N {
                 let numeric = (g_up[c] - g_down[c]) / (2.0 * h);
                 let exact = hessian[c][r];
