@@ -70,6 +70,7 @@ impl Searcher<'_> {
         margin: i32,
     ) -> Option<RootResult> {
         let in_check = self.pos.in_check();
+        self.root_depth = depth;
         if !self.enter(0, in_check) {
             return None;
         }

@@ -1,6 +1,7 @@
 //! The search of one node: principal-variation alpha-beta with its
 //! selectivity (razoring, reverse futility, null move, internal iterative
-//! reduction, SEE and late-move pruning, futility, late-move reductions),
+//! reduction, SEE and late-move pruning, futility, singular extensions,
+//! late-move reductions),
 //! and the quiescence search of captures (and evasions) at the horizon.
 
 use super::params::*;
@@ -53,7 +54,9 @@ impl Searcher<'_> {
             return alpha;
         }
 
-        // Step 4. Transposition table.
+        // Step 4. Transposition table (no cut-off in a search that leaves
+        // a move out: its result is not the position's).
+        let excluded = self.stack[ply].excluded;
         let key = self.pos.key();
         let entry = self.tt.probe(key);
         // The picker plays the hash move only if it is legal here: a wrong
@@ -66,7 +69,7 @@ impl Searcher<'_> {
                 Bound::Lower => score >= beta,
                 Bound::Upper => score <= alpha,
             };
-            if !pv_node && e.depth as i32 >= depth && fits {
+            if !pv_node && e.depth as i32 >= depth && fits && excluded.is_null() {
                 return score;
             }
         }
@@ -98,7 +101,7 @@ impl Searcher<'_> {
                 return eval;
             }
         }
-        if !pv_node && !in_check && cuts.null_move_and_reductions {
+        if !pv_node && !in_check && cuts.null_move_and_reductions && excluded.is_null() {
             // Step 8. Null move pruning.
             let last_null = ply > 0 && self.stack[ply - 1].mv.is_null();
             if depth >= nmp_min_depth()
@@ -145,6 +148,9 @@ impl Searcher<'_> {
         let mut quiets = MoveList::new();
         let mut move_count = 0;
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
+            if m == excluded {
+                continue;
+            }
             let capture = self.pos.is_capture(m);
             move_count += 1;
             let may_prune = best > -RULE_WIN && !in_check && cuts.move_pruning;
@@ -168,9 +174,45 @@ impl Searcher<'_> {
                     continue;
                 }
             }
+            // Step 13. Singular extension: the hash move, when a search
+            // without it at half depth fails low by a margin, is the only
+            // move and is searched a ply deeper. When that search fails high
+            // above beta instead, two moves refute this node (multi-cut);
+            // when the hash move's score alone is above beta, it is searched
+            // a ply shallower.
+            let mut extension = 0;
+            if let Some(e) =
+                entry.filter(|_| order == TT_MOVE_SCORE && cuts.null_move_and_reductions)
+            {
+                let tt_score = score_from_tt(e.score, ply);
+                if depth >= se_min_depth()
+                    && excluded.is_null()
+                    && (ply as i32) < 2 * self.root_depth
+                    && e.bound != Bound::Upper
+                    && e.depth as i32 >= depth - se_depth_margin()
+                    && tt_score.abs() < RULE_WIN
+                {
+                    let s_beta = tt_score - se_margin_per_depth() * depth;
+                    self.stack[ply].excluded = m;
+                    let s = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, in_check);
+                    self.stack[ply].excluded = Move::NULL;
+                    // Its line is not this node's.
+                    self.pv_len[ply] = ply;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s < s_beta {
+                        extension = 1;
+                    } else if s_beta >= beta {
+                        return s_beta;
+                    } else if tt_score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
             let gives_check = self.play(m, ply);
-            // Step 13. Principal variation search with late-move reductions.
-            let new_depth = depth - 1;
+            // Step 14. Principal variation search with late-move reductions.
+            let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check)
             } else {
@@ -221,25 +263,32 @@ impl Searcher<'_> {
         }
 
         if move_count == 0 {
-            // No legal move loses, in check or not.
-            return -(MATE - ply as i32);
+            // No legal move loses, in check or not; with a move left out,
+            // that move is the only one (a fail low, so that it extends).
+            return if excluded.is_null() {
+                -(MATE - ply as i32)
+            } else {
+                alpha
+            };
         }
 
-        // Step 14. Learn from a quiet refutation.
+        // Step 15. Learn from a quiet refutation.
         if best >= beta && !self.pos.is_capture(best_move) {
             self.reward_quiet(ply, best_move, &quiets, depth);
         }
 
-        // Step 15. Remember the result.
-        let bound = bound_of(best, alpha_orig, beta);
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply),
-            eval,
-            depth as u32,
-            bound,
-        );
+        // Step 16. Remember the result (not a search's that left a move out).
+        if excluded.is_null() {
+            let bound = bound_of(best, alpha_orig, beta);
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best, ply),
+                eval,
+                depth as u32,
+                bound,
+            );
+        }
         best
     }
 

@@ -117,7 +117,14 @@ tunables! {
     futility_base = 100, 0, 300, 10.0;
     futility_per_depth = 80, 20, 200, 8.0;
 
-    // Step 13. Late-move reductions, from depth lmr_min_depth: the table
+    // Step 13. Singular extensions: from depth se_min_depth, of a hash
+    // move stored at least depth - se_depth_margin deep, with a margin of
+    // se_margin_per_depth * depth below its score.
+    se_min_depth = 7, 4, 12, 0.5;
+    se_depth_margin = 3, 1, 6, 0.5;
+    se_margin_per_depth = 2, 1, 8, 0.5;
+
+    // Step 14. Late-move reductions, from depth lmr_min_depth: the table
     // gives lmr_base_x100 / 100 + ln(depth) ln(move number) /
     // (lmr_divisor_x100 / 100) (depths and move numbers beyond the table
     // read its last row and column); PV nodes reduce lmr_pv less, nodes not

@@ -23,6 +23,9 @@ pub(super) struct Frame {
     pub mv: Move,
     pub piece: Piece,
     pub killers: [Move; 2],
+    /// The move a singular-extension search leaves out here (`Move::NULL`
+    /// in every other search).
+    pub excluded: Move,
     /// The evaluator's incremental state of the position at this ply.
     pub state: EvalState,
 }
@@ -34,6 +37,7 @@ impl Default for Frame {
             mv: Move::NULL,
             piece: Piece::NONE,
             killers: [Move::NULL; 2],
+            excluded: Move::NULL,
             state: EvalState::default(),
         }
     }
@@ -59,6 +63,8 @@ pub(super) struct Searcher<'a> {
     pub hard_ms: Option<u64>,
     pub stopped: bool,
     pub seldepth: usize,
+    /// The depth of the iteration under way (extensions stop at twice it).
+    pub root_depth: i32,
     /// History length at the root.
     pub root_len: usize,
     /// Whether the side to move was in check, by position index (history length).
@@ -108,6 +114,7 @@ impl<'a> Searcher<'a> {
             hard_ms: None,
             stopped: false,
             seldepth: 0,
+            root_depth: 0,
             root_len,
             checks,
             stack,
