@@ -80,14 +80,14 @@ impl Searcher<'_> {
         for (i, &m) in moves.iter().enumerate() {
             let gives_check = self.play(m, 0);
             let score = if i == 0 {
-                -self.negamax(depth - 1, -beta, -alpha, 1, gives_check)
+                -self.negamax(depth - 1, -beta, -alpha, 1, gives_check, false)
             } else if margin > 0 {
                 let low = (best - margin - 1).max(-INFINITY);
-                -self.negamax(depth - 1, -beta, -low, 1, gives_check)
+                -self.negamax(depth - 1, -beta, -low, 1, gives_check, false)
             } else {
-                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, gives_check);
+                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, gives_check, true);
                 if s > alpha && s < beta {
-                    -self.negamax(depth - 1, -beta, -alpha, 1, gives_check)
+                    -self.negamax(depth - 1, -beta, -alpha, 1, gives_check, false)
                 } else {
                     s
                 }

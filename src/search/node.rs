@@ -23,6 +23,10 @@ impl Searcher<'_> {
         .any()
     }
 
+    /// A node searched within (`alpha`, `beta`). A `cut_node` is a
+    /// zero-window node expected to fail high: the first child of a node
+    /// expected to fail low, or a later child searched with a null window
+    /// (nodes alternate between the two kinds down a line).
     pub(super) fn negamax(
         &mut self,
         depth: i32,
@@ -30,6 +34,7 @@ impl Searcher<'_> {
         beta: i32,
         ply: usize,
         in_check: bool,
+        cut_node: bool,
     ) -> i32 {
         // Step 1. Check extension, and quiescence at the horizon.
         let mut depth = depth.max(0) + in_check as i32;
@@ -117,7 +122,7 @@ impl Searcher<'_> {
                 self.stack[ply].piece = Piece::NONE;
                 self.pos.make_null_move();
                 self.pass_state(ply);
-                let score = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, false);
+                let score = -self.negamax(depth - r, -beta, -beta + 1, ply + 1, false, !cut_node);
                 self.pos.unmake_move();
                 if self.stopped {
                     return 0;
@@ -194,7 +199,8 @@ impl Searcher<'_> {
                 {
                     let s_beta = tt_score - se_margin_per_depth() * depth;
                     self.stack[ply].excluded = m;
-                    let s = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, in_check);
+                    let s =
+                        self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, in_check, cut_node);
                     self.stack[ply].excluded = Move::NULL;
                     // Its line is not this node's.
                     self.pv_len[ply] = ply;
@@ -214,7 +220,14 @@ impl Searcher<'_> {
             // Step 14. Principal variation search with late-move reductions.
             let new_depth = depth - 1 + extension;
             let score = if move_count == 1 {
-                -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check)
+                -self.negamax(
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    gives_check,
+                    !pv_node && !cut_node,
+                )
             } else {
                 let mut r = 0;
                 if depth >= lmr_min_depth()
@@ -231,6 +244,9 @@ impl Searcher<'_> {
                     if !improving {
                         r += lmr_not_improving();
                     }
+                    if cut_node {
+                        r += lmr_cut_node();
+                    }
                     if order >= LOWEST_REFUTATION {
                         r -= lmr_refutation();
                     } else if !capture {
@@ -238,12 +254,26 @@ impl Searcher<'_> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, ply + 1, gives_check);
+                let mut s = -self.negamax(
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    gives_check,
+                    true,
+                );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, gives_check);
+                    s = -self.negamax(
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        gives_check,
+                        !cut_node,
+                    );
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check);
+                    s = -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check, false);
                 }
                 s
             };

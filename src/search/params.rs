@@ -128,7 +128,7 @@ tunables! {
     // gives lmr_base_x100 / 100 + ln(depth) ln(move number) /
     // (lmr_divisor_x100 / 100) (depths and move numbers beyond the table
     // read its last row and column); PV nodes reduce lmr_pv less, nodes not
-    // improving lmr_not_improving more, killers and the counter-move
+    // improving lmr_not_improving more, expected cut nodes lmr_cut_node more, killers and the counter-move
     // lmr_refutation less, and quiet moves one ply less per lmr_history_div
     // of history.
     lmr_min_depth = 3, 2, 5, 0.5;
@@ -136,6 +136,7 @@ tunables! {
     lmr_divisor_x100 = 225, 100, 400, 15.0;
     lmr_pv = 1, 0, 3, 0.5;
     lmr_not_improving = 1, 0, 3, 0.5;
+    lmr_cut_node = 2, 0, 4, 0.5;
     lmr_refutation = 1, 0, 3, 0.5;
     lmr_history_div = 4096, 2048, 32768, 800.0;
 
