@@ -128,9 +128,9 @@ tunables! {
     // gives lmr_base_x100 / 100 + ln(depth) ln(move number) /
     // (lmr_divisor_x100 / 100) (depths and move numbers beyond the table
     // read its last row and column); PV nodes reduce lmr_pv less, nodes not
-    // improving lmr_not_improving more, expected cut nodes lmr_cut_node more, killers and the counter-move
-    // lmr_refutation less, and quiet moves one ply less per lmr_history_div
-    // of history.
+    // improving lmr_not_improving more, expected cut nodes lmr_cut_node
+    // more, killers and the counter-move lmr_refutation less, and quiet
+    // moves one ply less per lmr_history_div of history.
     lmr_min_depth = 3, 2, 5, 0.5;
     lmr_base_x100 = 75, 0, 200, 8.0;
     lmr_divisor_x100 = 225, 100, 400, 15.0;
