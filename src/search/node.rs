@@ -7,7 +7,7 @@
 use super::params::*;
 use super::picker::{MovePicker, GOOD_CAPTURE, LOWEST_REFUTATION, TT_MOVE_SCORE};
 use super::see::see_ge;
-use super::tt::{score_from_tt, score_to_tt, Bound};
+use super::tt::{score_from_tt, score_to_tt, Bound, Entry};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
 use xiangqi::movegen::MoveList;
 use xiangqi::types::{Move, Piece, PieceKind, EXCHANGE_VALUES};
@@ -179,43 +179,15 @@ impl Searcher<'_> {
                     continue;
                 }
             }
-            // Step 13. Singular extension: the hash move, when a search
-            // without it at half depth fails low by a margin, is the only
-            // move and is searched a ply deeper. When that search fails high
-            // above beta instead, two moves refute this node (multi-cut);
-            // when the hash move's score alone is above beta, it is searched
-            // a ply shallower.
-            let mut extension = 0;
-            if let Some(e) =
-                entry.filter(|_| order == TT_MOVE_SCORE && cuts.null_move_and_reductions)
-            {
-                let tt_score = score_from_tt(e.score, ply);
-                if depth >= se_min_depth()
-                    && excluded.is_null()
-                    && (ply as i32) < 2 * self.root_depth
-                    && e.bound != Bound::Upper
-                    && e.depth as i32 >= depth - se_depth_margin()
-                    && tt_score.abs() < RULE_WIN
-                {
-                    let s_beta = tt_score - se_margin_per_depth() * depth;
-                    self.stack[ply].excluded = m;
-                    let s =
-                        self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, in_check, cut_node);
-                    self.stack[ply].excluded = Move::NULL;
-                    // Its line is not this node's.
-                    self.pv_len[ply] = ply;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if s < s_beta {
-                        extension = 1;
-                    } else if s_beta >= beta {
-                        return s_beta;
-                    } else if tt_score >= beta {
-                        extension = -1;
-                    }
+            // Step 13. Singular extension of the hash move.
+            let extension = if order == TT_MOVE_SCORE {
+                match self.singular_extension(entry, depth, beta, ply, in_check, cut_node) {
+                    Ok(extension) => extension,
+                    Err(score) => return score,
                 }
-            }
+            } else {
+                0
+            };
             let gives_check = self.play(m, ply);
             // Step 14. Principal variation search with late-move reductions.
             let new_depth = depth - 1 + extension;
@@ -320,6 +292,52 @@ impl Searcher<'_> {
             );
         }
         best
+    }
+
+    /// Step 13. Singular extension of the hash move (the move of `entry`,
+    /// about to be searched first from this node): when a search without it
+    /// at half depth fails low by a margin, it is the only move and is
+    /// searched a ply deeper (`Ok(1)`). When that search fails high above
+    /// beta instead, two moves refute the node (multi-cut: `Err` with the
+    /// node's score); when the hash move's stored score alone is above beta,
+    /// it is searched a ply shallower (`Ok(-1)`). `Err(0)` when the search
+    /// stopped.
+    fn singular_extension(
+        &mut self,
+        entry: Option<Entry>,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        cut_node: bool,
+    ) -> Result<i32, i32> {
+        let Some(e) = entry else { return Ok(0) };
+        let tt_score = score_from_tt(e.score, ply);
+        let applies = self.selectivity.null_move_and_reductions
+            && depth >= se_min_depth()
+            && self.stack[ply].excluded.is_null()
+            && (ply as i32) < 2 * self.root_depth
+            && e.bound != Bound::Upper
+            && e.depth as i32 >= depth - se_depth_margin()
+            && tt_score.abs() < RULE_WIN;
+        if !applies {
+            return Ok(0);
+        }
+        let s_beta = tt_score - se_margin_per_depth() * depth;
+        self.stack[ply].excluded = e.mv;
+        let s = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, ply, in_check, cut_node);
+        self.stack[ply].excluded = Move::NULL;
+        // Its line is not this node's.
+        self.pv_len[ply] = ply;
+        if self.stopped {
+            Err(0)
+        } else if s < s_beta {
+            Ok(1)
+        } else if s_beta >= beta {
+            Err(s_beta)
+        } else {
+            Ok(if tt_score >= beta { -1 } else { 0 })
+        }
     }
 
     pub(super) fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, in_check: bool) -> i32 {
