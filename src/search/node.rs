@@ -446,3 +446,112 @@ fn bound_of(best: i32, alpha_orig: i32, beta: i32) -> Bound {
         Bound::Upper
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::history::Heuristics;
+    use super::super::tt::TranspositionTable;
+    use super::super::{Shared, SEARCH_STACK};
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::time::Instant;
+    use xiangqi::Position;
+
+    /// What a singular-extension test sees: the method's answer, and the
+    /// searcher's state after it at the node (ply 0).
+    #[derive(Debug)]
+    struct Seen {
+        answer: Result<i32, i32>,
+        excluded: Move,
+        pv_len: usize,
+        entry: Option<Entry>,
+    }
+
+    /// The depth the hash move's entry is stored at: enough for a singular
+    /// extension at depth 8, and shallow enough that a store by the search
+    /// without it (at depth 3) would replace it.
+    const STORED_DEPTH: u32 = 6;
+
+    /// Stores `hash_move` for `fen` as a lower bound of `tt_score`,
+    /// `STORED_DEPTH` plies deep, and asks for its singular extension at
+    /// `depth` against `beta`.
+    fn singular(fen: &str, hash_move: &str, tt_score: i32, depth: i32, beta: i32) -> Seen {
+        let pos = Position::from_fen(fen).expect("test FEN");
+        let m = pos.parse_move(hash_move).expect("test move");
+        let in_check = pos.in_check();
+        let run = move || {
+            let (shared, halt, total) =
+                (Shared::default(), AtomicBool::new(false), AtomicU64::new(0));
+            let tt = TranspositionTable::new(1);
+            let mut h = Heuristics::new();
+            let key = pos.key();
+            tt.store(key, m, tt_score, 0, STORED_DEPTH, Bound::Lower);
+            let entry = tt.probe(key);
+            let mut s = Searcher::new(pos, &shared, &halt, &tt, &mut h, &total, Instant::now());
+            s.root_depth = depth;
+            let answer = s.singular_extension(entry, depth, beta, 0, in_check, false);
+            Seen {
+                answer,
+                excluded: s.stack[0].excluded,
+                pv_len: s.pv_len[0],
+                entry: tt.probe(key),
+            }
+        };
+        std::thread::Builder::new()
+            .stack_size(SEARCH_STACK)
+            .spawn(run)
+            .expect("test thread")
+            .join()
+            .expect("no panic")
+    }
+
+    /// The node's own entry, as stored before the singular search.
+    fn stored(fen: &str, hash_move: &str, tt_score: i32) -> Entry {
+        let pos = Position::from_fen(fen).expect("test FEN");
+        Entry {
+            mv: pos.parse_move(hash_move).expect("test move"),
+            score: tt_score,
+            eval: 0,
+            depth: STORED_DEPTH,
+            bound: Bound::Lower,
+        }
+    }
+
+    /// Red, in check from the rook on e2, has one legal move: the horse
+    /// takes it, and Red is then two rooks and a horse against two pawns.
+    const ONE_MOVE: &str = "4k4/9/9/6R2/9/R8/6N2/4r4/3p1p3/4K4 w - - 0 1";
+
+    #[test]
+    fn the_only_legal_move_is_singular_and_never_searched() {
+        let pos = Position::from_fen(ONE_MOVE).expect("test FEN");
+        assert!(pos.in_check());
+        assert_eq!(pos.legal_moves().len(), 1);
+        // Searched, the capture would score far above the stored 0, so the
+        // search without it would not fail low. It has no move left, and
+        // fails low by definition.
+        let seen = singular(ONE_MOVE, "g3e2", 0, 8, 50);
+        assert_eq!(seen.answer, Ok(1), "{seen:?}");
+        assert!(seen.excluded.is_null(), "{seen:?}");
+        assert_eq!(seen.pv_len, 0, "{seen:?}");
+        assert_eq!(seen.entry, Some(stored(ONE_MOVE, "g3e2", 0)));
+    }
+
+    #[test]
+    fn other_moves_holding_beta_cut_the_node_or_shorten_the_hash_move() {
+        let start = xiangqi::position::START_FEN;
+        // Stored 0 at depth 8: the search without the central cannon, at
+        // half depth, checks for a move at or above 0 - 2 * 8 = -16. The
+        // other openings are about level, so they hold it.
+        // Beta -200 is below that: two moves refute the node (multi-cut).
+        let seen = singular(start, "h2e2", 0, 8, -200);
+        assert_eq!(seen.answer, Err(-16), "{seen:?}");
+        // Beta -10 is above it, but the hash move's own score holds beta:
+        // it is searched a ply shallower.
+        let seen = singular(start, "h2e2", 0, 8, -10);
+        assert_eq!(seen.answer, Ok(-1), "{seen:?}");
+        // Neither search left its move, line or result at the node.
+        assert!(seen.excluded.is_null(), "{seen:?}");
+        assert_eq!(seen.pv_len, 0, "{seen:?}");
+        assert_eq!(seen.entry, Some(stored(start, "h2e2", 0)));
+    }
+}
