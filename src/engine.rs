@@ -159,8 +159,9 @@ impl Level {
             .find(|l| l.name().eq_ignore_ascii_case(text.trim()))
     }
 
-    /// The search's cuts at this `pruning` level: none, then null move and
-    /// reductions, then node pruning too, then (`large`) move pruning too.
+    /// The search's cuts at this `pruning` level: none, then null move,
+    /// reductions and singular extensions, then node pruning too, then
+    /// (`large`) move pruning too.
     pub fn selectivity(self) -> Selectivity {
         Selectivity {
             null_move_and_reductions: self >= Level::Small,

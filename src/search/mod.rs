@@ -102,8 +102,9 @@ impl Tables {
 /// check extensions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Selectivity {
-    /// Null-move pruning, late-move reductions and internal iterative
-    /// reduction: the cuts that make the deep search affordable.
+    /// Null-move pruning, late-move reductions, internal iterative
+    /// reduction and singular extensions (with multi-cut): the cuts that
+    /// make the deep search affordable.
     pub null_move_and_reductions: bool,
     /// Razoring and reverse futility pruning: whole nodes judged by their
     /// static evaluation.
