@@ -169,13 +169,18 @@ impl Searcher<'_> {
             {
                 continue;
             }
-            // Step 12. Late quiet moves and futile ones at low depth, unless
-            // they give check (asked without making them).
+            // Step 12. Late quiet moves, futile ones and ones with a bad
+            // history at low depth, unless they give check (asked without
+            // making them).
             if may_prune && !capture {
                 let late = depth <= lmp_depth() && move_count > late_move_limit(depth, improving);
                 let futile = depth <= futility_depth()
                     && eval + futility_base() + futility_per_depth() * depth <= alpha;
-                if (late || futile) && !self.pos.gives_check(m) {
+                // Quiet moves with a bad history (refutations excepted).
+                let unpromising = depth <= history_prune_depth()
+                    && order < LOWEST_REFUTATION
+                    && order < -history_prune_per_depth() * depth;
+                if (late || futile || unpromising) && !self.pos.gives_check(m) {
                     continue;
                 }
             }

@@ -116,6 +116,11 @@ tunables! {
     futility_depth = 6, 2, 10, 0.5;
     futility_base = 100, 0, 300, 10.0;
     futility_per_depth = 80, 20, 200, 8.0;
+    // History pruning: at depth <= history_prune_depth, quiet moves whose
+    // ordering score (history plus continuation history) is below
+    // -history_prune_per_depth * depth are skipped.
+    history_prune_depth = 3, 0, 8, 0.5;
+    history_prune_per_depth = 1024, 256, 16384, 100.0;
 
     // Step 13. Singular extensions: from depth se_min_depth, of a hash
     // move stored at least depth - se_depth_margin deep, with a margin of
