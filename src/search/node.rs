@@ -36,8 +36,10 @@ impl Searcher<'_> {
         in_check: bool,
         cut_node: bool,
     ) -> i32 {
-        // Step 1. Check extension, and quiescence at the horizon.
-        let mut depth = depth.max(0) + in_check as i32;
+        // Step 1. Check extension (from depth check_ext_depth), and
+        // quiescence at the horizon (which searches every evasion in check).
+        let depth = depth.max(0);
+        let mut depth = depth + (in_check && depth >= check_ext_depth()) as i32;
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply, in_check);
         }

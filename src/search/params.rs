@@ -80,6 +80,9 @@ pub fn set_tunable(name: &str, value: i32) -> Option<i32> {
 }
 
 tunables! {
+    // Step 1. A node in check is searched a ply deeper from this depth on.
+    check_ext_depth = 8, 0, 16, 0.5;
+
     // Step 6. Razoring: at depth <= razor_depth, an eval this far below
     // alpha goes straight to quiescence.
     razor_depth = 3, 1, 6, 0.5;
@@ -222,7 +225,7 @@ mod tests {
             assert!(t.c_end > 0.0 && t.c_end < f64::from(t.max - t.min), "{t:?}");
         }
         // The functions read the declared values (in a tune build, until set).
-        assert_eq!(razor_base(), TUNABLES[1].value);
+        assert_eq!(razor_base(), TUNABLES[2].value);
         assert_eq!(chase_ply(), TUNABLES[TUNABLES.len() - 1].value);
     }
 }
