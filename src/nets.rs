@@ -13,7 +13,7 @@
 //! - anything else: the path of a net file, checked by magic, size, shape
 //!   and hash ([`Network::from_bytes`]).
 
-use crate::nnue::{Network, FILE_LEN};
+use crate::nnue::{Network, MAX_FILE_LEN};
 use std::io::Read;
 use std::sync::{Arc, OnceLock};
 
@@ -87,8 +87,8 @@ impl Evaluation {
     /// net file has, so that a device or a huge file is refused at once.
     pub fn from_file(path: &str) -> Result<Evaluation, String> {
         let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
-        let mut bytes = Vec::with_capacity(FILE_LEN + 1);
-        file.take(FILE_LEN as u64 + 1)
+        let mut bytes = Vec::with_capacity(MAX_FILE_LEN + 1);
+        file.take(MAX_FILE_LEN as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read it: {e}"))?;
         let net = Network::from_bytes(&bytes).map_err(|e| e.to_string())?;

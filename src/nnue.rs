@@ -5,7 +5,8 @@
 //! hidden layer of `HIDDEN` neurons whose sums (the accumulator) are kept
 //! incrementally: a move subtracts and adds a few weight columns instead of
 //! recomputing. The two accumulators, the side to move's first, go through a
-//! squared clipped ReLU into one output neuron.
+//! squared clipped ReLU into one output neuron, or into one of
+//! `OUTPUT_BUCKETS` chosen by the material left ([`output_bucket`]).
 //!
 //! Numbers are quantised: the hidden layer's weights and sums are i16 scaled
 //! by `QA`, the output weights by `QB`; the output times `SCALE` is in
@@ -15,21 +16,24 @@
 //!
 //! ```text
 //! 4   magic "CXNN"
-//! 2   version (1)
+//! 2   version (1: one output; 2: output buckets)
 //! 2   flags (0)
 //! 2   inputs (1260)      2  hidden      2  QA      2  QB      2  SCALE
-//! 2   reserved (0)
+//! 2   output buckets B (version 1: reserved, 0, and B = 1)
 //! 2 × inputs × hidden    hidden weights, one column of `hidden` per input
 //! 2 × hidden             hidden biases
-//! 2 × 2 × hidden         output weights (side to move's half first)
-//! 4                      output bias (i32)
+//! 2 × B × 2 × hidden     output weights, by bucket (side to move's half first)
+//! 4 × B                  output biases (i32), by bucket
 //! 8                      FNV-1a 64 hash of everything before it
 //! ```
+//!
+//! A net of one output is written as version 1, so its bytes (and hash) are
+//! those it had before buckets.
 //!
 //! The committed net's file name carries the first 12 hex digits of its hash.
 
 use std::fmt;
-use xiangqi::{Color, MoveChange, Piece, Position, Square};
+use xiangqi::{Color, MoveChange, Piece, PieceKind, Position, Square};
 
 /// Inputs per perspective: 2 sides × 7 kinds × 90 squares.
 pub const INPUTS: usize = 2 * 7 * 90;
@@ -66,12 +70,45 @@ pub const SCALE: i32 = 160;
 /// Largest output weight: keeps every product in the output sum in range.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
 
+/// Output buckets of a bucketed net (a net has one output or this many).
+pub const OUTPUT_BUCKETS: usize = 8;
+
 const MAGIC: [u8; 4] = *b"CXNN";
+/// The format of a net of one output.
 const VERSION: u16 = 1;
+/// The format of a net with output buckets.
+const VERSION_BUCKETS: u16 = 2;
 const HEADER_LEN: usize = 20;
 
-/// The bytes of a net file for this build's architecture.
-pub const FILE_LEN: usize = HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
+/// The bytes of a net file for this build's width with `buckets` outputs.
+pub const fn file_len(buckets: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8
+}
+
+/// The bytes of a net file of one output for this build's width.
+pub const FILE_LEN: usize = file_len(1);
+/// The largest net file this build reads.
+pub const MAX_FILE_LEN: usize = file_len(OUTPUT_BUCKETS);
+
+/// The output bucket of a position in a bucketed net: by the rooks, horses
+/// and cannons left on the board (both sides' together, 0 to 12), from 0
+/// (none or one) to `OUTPUT_BUCKETS - 1` (all twelve).
+#[inline]
+pub fn output_bucket(pos: &Position) -> usize {
+    let mut majors = 0;
+    for c in Color::ALL {
+        for kind in [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon] {
+            majors += pos.pieces(c, kind).count() as usize;
+        }
+    }
+    bucket_of_majors(majors)
+}
+
+/// The output bucket for `majors` rooks, horses and cannons on the board.
+#[inline]
+pub fn bucket_of_majors(majors: usize) -> usize {
+    majors.min(12) * OUTPUT_BUCKETS / 13
+}
 
 /// The input index of `piece` on `sq`, seen from `perspective`: Black sees
 /// the board turned around (ranks flipped) and its own pieces as "own".
@@ -105,6 +142,8 @@ pub enum NetError {
         inputs: u16,
         hidden: u16,
     },
+    /// A bucket count other than 1 and `OUTPUT_BUCKETS`.
+    Buckets(u16),
     Quantisation,
     /// An output weight beyond ±`MAX_OUTPUT_WEIGHT`.
     Range,
@@ -134,6 +173,10 @@ impl fmt::Display for NetError {
                     _ => Ok(()),
                 }
             }
+            NetError::Buckets(b) => write!(
+                f,
+                "net has {b} output buckets; this build takes 1 or {OUTPUT_BUCKETS}"
+            ),
             NetError::Quantisation => {
                 f.write_str("net file's quantisation differs from this build's")
             }
@@ -162,17 +205,20 @@ pub struct Network {
     /// `INPUTS` columns of `HIDDEN` weights.
     pub hidden_weights: Vec<i16>,
     pub hidden_bias: Vec<i16>,
-    /// The side to move's `HIDDEN` weights, then the other side's.
+    /// By output bucket: the side to move's `HIDDEN` weights, then the
+    /// other side's.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// By output bucket.
+    pub output_bias: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({INPUTS}x{HIDDEN}, hash {:016x})",
-            fnv1a(&self.to_bytes())
+            "Network({INPUTS}x{HIDDEN}x{}, hash {:016x})",
+            self.buckets(),
+            self.hash()
         )
     }
 }
@@ -183,20 +229,21 @@ impl Network {
         if bytes.len() >= 4 && bytes[..4] != MAGIC {
             return Err(NetError::Magic);
         }
-        let size = NetError::Size {
-            got: bytes.len(),
-            want: FILE_LEN,
-        };
         if bytes.len() < HEADER_LEN {
-            return Err(size);
+            return Err(NetError::Size {
+                got: bytes.len(),
+                want: FILE_LEN,
+            });
         }
         // The header first, so that a net of another width or version is
         // named as such rather than as a file of the wrong size.
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let version = u16_at(4);
-        if version != VERSION {
-            return Err(NetError::Version(version));
-        }
+        let buckets = match version {
+            VERSION => 1,
+            VERSION_BUCKETS => u16_at(18),
+            _ => return Err(NetError::Version(version)),
+        };
         let (inputs, hidden) = (u16_at(8), u16_at(10));
         if inputs as usize != INPUTS || hidden as usize != HIDDEN {
             return Err(NetError::Shape { inputs, hidden });
@@ -204,10 +251,19 @@ impl Network {
         if (u16_at(12), u16_at(14), u16_at(16)) != (QA as u16, QB as u16, SCALE as u16) {
             return Err(NetError::Quantisation);
         }
-        if bytes.len() != FILE_LEN {
-            return Err(size);
+        // Version 2 is for buckets only: one output is version 1.
+        if buckets as usize != OUTPUT_BUCKETS && (buckets != 1 || version == VERSION_BUCKETS) {
+            return Err(NetError::Buckets(buckets));
         }
-        let body = FILE_LEN - 8;
+        let buckets = buckets as usize;
+        let want = file_len(buckets);
+        if bytes.len() != want {
+            return Err(NetError::Size {
+                got: bytes.len(),
+                want,
+            });
+        }
+        let body = want - 8;
         let mut stored = [0u8; 8];
         stored.copy_from_slice(&bytes[body..]);
         let stored = u64::from_le_bytes(stored);
@@ -226,13 +282,11 @@ impl Network {
         };
         let hidden_weights = take(INPUTS * HIDDEN);
         let hidden_bias = take(HIDDEN);
-        let output_weights = take(2 * HIDDEN);
-        let output_bias = i32::from_le_bytes([
-            bytes[body - 4],
-            bytes[body - 3],
-            bytes[body - 2],
-            bytes[body - 1],
-        ]);
+        let output_weights = take(buckets * 2 * HIDDEN);
+        let output_bias = bytes[at..body]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         if output_weights
             .iter()
             .any(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
@@ -247,19 +301,30 @@ impl Network {
         })
     }
 
+    /// Its output buckets (1: one output).
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
     /// The net file's bytes, hash included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(FILE_LEN);
+        let buckets = self.buckets();
+        let mut b = Vec::with_capacity(file_len(buckets));
         b.extend_from_slice(&MAGIC);
+        let (version, field) = if buckets == 1 {
+            (VERSION, 0)
+        } else {
+            (VERSION_BUCKETS, buckets as u16)
+        };
         for v in [
-            VERSION,
+            version,
             0,
             INPUTS as u16,
             HIDDEN as u16,
             QA as u16,
             QB as u16,
             SCALE as u16,
-            0,
+            field,
         ] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -271,7 +336,9 @@ impl Network {
         {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        b.extend_from_slice(&self.output_bias.to_le_bytes());
+        for bias in &self.output_bias {
+            b.extend_from_slice(&bias.to_le_bytes());
+        }
         let hash = fnv1a(&b);
         b.extend_from_slice(&hash.to_le_bytes());
         b
@@ -279,7 +346,8 @@ impl Network {
 
     /// The net's hash (the file's last 8 bytes).
     pub fn hash(&self) -> u64 {
-        fnv1a(&self.to_bytes()[..FILE_LEN - 8])
+        let bytes = self.to_bytes();
+        fnv1a(&bytes[..bytes.len() - 8])
     }
 
     /// The first 12 hex digits of the hash, as file names show it
@@ -326,21 +394,30 @@ impl Network {
         }
     }
 
-    /// The evaluation for the side to move, in centipawns.
+    /// The evaluation of `pos` for the side to move, in centipawns, from
+    /// its accumulators `acc`.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let side = pos.side_to_move();
+        let bucket = if self.buckets() == 1 {
+            0
+        } else {
+            output_bucket(pos)
+        };
         let (us, them) = (&acc.sums[side.index()], &acc.sums[side.flip().index()]);
-        let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
+        let w = &self.output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        let (w_us, w_them) = w.split_at(HIDDEN);
         let sum = kernels::screlu_dot(us, half(w_us)) + kernels::screlu_dot(them, half(w_them));
-        ((sum / QA as i64 + self.output_bias as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+        let bias = i64::from(self.output_bias[bucket]);
+        ((sum / QA as i64 + bias) * SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
 
-/// One perspective's half of the output weights.
+/// One perspective's half of a bucket's output weights.
 #[inline(always)]
 fn half(w: &[i16]) -> &[i16; HIDDEN] {
     w.try_into()
-        .unwrap_or_else(|_| unreachable!("output weights are 2 × HIDDEN"))
+        .unwrap_or_else(|_| unreachable!("a bucket's output weights are 2 × HIDDEN"))
 }
 
 /// The hidden layer's sums from both perspectives (Red's, Black's).

@@ -4,38 +4,139 @@
 
 mod common;
 
-use chariot::nnue::{self, Accumulator, NetError, Network, FILE_LEN, HIDDEN, INPUTS};
+use chariot::nnue::{
+    self, file_len, output_bucket, Accumulator, NetError, Network, FILE_LEN, HIDDEN, INPUTS,
+    OUTPUT_BUCKETS,
+};
 use common::random_position;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use xiangqi::{Color, Position};
+use xiangqi::Position;
 
-/// A random network with weights of a trained net's size.
+/// A random network of one output, with weights of a trained net's size.
 fn random_net(seed: u64) -> Network {
+    random_bucketed_net(seed, 1)
+}
+
+/// A random network with `buckets` outputs.
+fn random_bucketed_net(seed: u64, buckets: usize) -> Network {
     let mut rng = StdRng::seed_from_u64(seed);
     Network {
         hidden_weights: (0..INPUTS * HIDDEN)
             .map(|_| rng.random_range(-120..=120))
             .collect(),
         hidden_bias: (0..HIDDEN).map(|_| rng.random_range(-200..=200)).collect(),
-        output_weights: (0..2 * HIDDEN)
+        output_weights: (0..buckets * 2 * HIDDEN)
             .map(|_| rng.random_range(-nnue::MAX_OUTPUT_WEIGHT..=nnue::MAX_OUTPUT_WEIGHT))
             .collect(),
-        output_bias: rng.random_range(-50_000..=50_000),
+        output_bias: (0..buckets)
+            .map(|_| rng.random_range(-50_000..=50_000))
+            .collect(),
     }
 }
 
 #[test]
 fn net_files_round_trip() {
-    let net = random_net(1);
-    let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), FILE_LEN);
-    assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
-    assert_eq!(
-        u64::from_le_bytes(bytes[FILE_LEN - 8..].try_into().unwrap()),
-        net.hash()
+    for buckets in [1, OUTPUT_BUCKETS] {
+        let net = random_bucketed_net(1, buckets);
+        let bytes = net.to_bytes();
+        let len = file_len(buckets);
+        assert_eq!(bytes.len(), len);
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert_eq!(
+            u64::from_le_bytes(bytes[len - 8..].try_into().unwrap()),
+            net.hash()
+        );
+        // One output is format version 1 with the bucket field 0, as before
+        // buckets; buckets are version 2, their count in that field.
+        let field = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let want = if buckets == 1 {
+            (1, 0)
+        } else {
+            (2, buckets as u16)
+        };
+        assert_eq!((field(4), field(18)), want);
+    }
+    assert_eq!(FILE_LEN, file_len(1));
+}
+
+#[test]
+fn bucket_counts_other_than_one_and_the_builds_are_refused() {
+    let bucketed = random_bucketed_net(11, OUTPUT_BUCKETS).to_bytes();
+    for bad in [
+        0u16,
+        1,
+        2,
+        OUTPUT_BUCKETS as u16 - 1,
+        OUTPUT_BUCKETS as u16 + 1,
+        999,
+    ] {
+        let mut other = bucketed.clone();
+        other[18..20].copy_from_slice(&bad.to_le_bytes());
+        let refusal = Network::from_bytes(&other);
+        assert_eq!(refusal, Err(NetError::Buckets(bad)), "{bad} buckets");
+        let message = refusal.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            message.contains(&format!("{bad} output buckets")),
+            "{message}"
+        );
+    }
+    // A version-1 file's field is reserved: ignored, one output.
+    let mut single = random_net(12).to_bytes();
+    single[18] = 5;
+    assert!(matches!(
+        Network::from_bytes(&single),
+        Err(NetError::Hash { .. })
+    ));
+}
+
+#[test]
+fn output_buckets_go_by_the_rooks_horses_and_cannons_left() {
+    let start = Position::startpos();
+    assert_eq!(output_bucket(&start), OUTPUT_BUCKETS - 1);
+    let kings = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").expect("legal");
+    assert_eq!(output_bucket(&kings), 0);
+    // Pawns, advisors and elephants do not count.
+    let minor = Position::from_fen("3akab2/9/4b4/p1p1p1p1p/9/9/P1P1P1P1P/4B4/9/2BAKA3 w - - 0 1")
+        .expect("legal");
+    assert_eq!(output_bucket(&minor), 0);
+    // From 0 to 12 majors, every bucket in order, none skipped.
+    let buckets: Vec<usize> = (0..=12).map(nnue::bucket_of_majors).collect();
+    assert_eq!(buckets.first(), Some(&0));
+    assert_eq!(buckets.last(), Some(&(OUTPUT_BUCKETS - 1)));
+    assert!(
+        buckets.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1),
+        "{buckets:?}"
     );
+    assert_eq!(nnue::bucket_of_majors(40), OUTPUT_BUCKETS - 1);
+}
+
+#[test]
+fn a_bucketed_net_evaluates_with_the_bucket_of_the_position() {
+    let net = random_bucketed_net(13, OUTPUT_BUCKETS);
+    // Bucket b alone, as a net of one output.
+    let single = |b: usize| Network {
+        output_weights: net.output_weights[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN].to_vec(),
+        output_bias: vec![net.output_bias[b]],
+        ..net.clone()
+    };
+    let singles: Vec<Network> = (0..OUTPUT_BUCKETS).map(single).collect();
+    let mut rng = StdRng::seed_from_u64(14);
+    let mut seen = [false; OUTPUT_BUCKETS];
+    for _ in 0..300 {
+        let pos = random_position(&mut rng);
+        let b = output_bucket(&pos);
+        seen[b] = true;
+        let acc = net.refresh(&pos);
+        assert_eq!(
+            net.evaluate(&acc, &pos),
+            singles[b].evaluate(&acc, &pos),
+            "{}",
+            pos.to_fen()
+        );
+    }
+    assert!(seen.iter().filter(|&&s| s).count() >= 6, "{seen:?}");
 }
 
 #[test]
@@ -108,10 +209,8 @@ fn incremental_accumulators_equal_a_refresh_over_random_playouts() {
         let mut acc: Accumulator = net.refresh(&pos);
         for _ in 0..150 {
             assert_eq!(acc, net.refresh(&pos), "{}", pos.to_fen());
-            for side in Color::ALL {
-                // The evaluation is a function of the accumulators.
-                let _ = net.evaluate(&acc, side);
-            }
+            // The evaluation is a function of the accumulators.
+            let _ = net.evaluate(&acc, &pos);
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 break;
@@ -124,14 +223,15 @@ fn incremental_accumulators_equal_a_refresh_over_random_playouts() {
 
 #[test]
 fn the_evaluation_is_symmetric_under_colour_flip() {
-    let net = random_net(7);
+    let nets = [random_net(7), random_bucketed_net(7, OUTPUT_BUCKETS)];
     let mut rng = StdRng::seed_from_u64(8);
-    for _ in 0..50 {
+    for i in 0..100 {
+        let net = &nets[i % 2];
         let pos = random_position(&mut rng);
         let flipped = pos.color_flipped();
         assert_eq!(
-            net.evaluate(&net.refresh(&pos), pos.side_to_move()),
-            net.evaluate(&net.refresh(&flipped), flipped.side_to_move()),
+            net.evaluate(&net.refresh(&pos), &pos),
+            net.evaluate(&net.refresh(&flipped), &flipped),
             "{}",
             pos.to_fen()
         );
@@ -217,11 +317,11 @@ fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
     // It knows the game: a rook up is a won position for the side with it,
     // and the start is level (within a pawn).
     let start = Position::startpos();
-    let level = builtin.evaluate(&builtin.refresh(&start), Color::Red);
+    let level = builtin.evaluate(&builtin.refresh(&start), &start);
     assert!(level.abs() < 100, "{level}");
     let rook_up =
         Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
             .expect("a legal position");
-    let up = builtin.evaluate(&builtin.refresh(&rook_up), Color::Red);
+    let up = builtin.evaluate(&builtin.refresh(&rook_up), &rook_up);
     assert!(up > 300, "{up}");
 }

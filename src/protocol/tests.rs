@@ -1167,7 +1167,7 @@ fn scratch_net(name: &str, seed: u64) -> (std::path::PathBuf, crate::nnue::Netwo
         hidden_weights: (0..INPUTS * HIDDEN).map(|_| next(100)).collect(),
         hidden_bias: (0..HIDDEN).map(|_| next(100)).collect(),
         output_weights: (0..2 * HIDDEN).map(|_| next(100)).collect(),
-        output_bias: 1234,
+        output_bias: vec![1234],
     };
     let path = std::env::temp_dir().join(format!("chariot-{name}-{}.nnue", std::process::id()));
     std::fs::write(&path, net.to_bytes()).unwrap();
@@ -1180,7 +1180,7 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     let start = Position::startpos();
     let classical = crate::eval::evaluate_fresh(&start);
     let builtin = match crate::nets::builtin_net() {
-        Some(net) => net.evaluate(&net.refresh(&start), xiangqi::Color::Red),
+        Some(net) => net.evaluate(&net.refresh(&start), &start),
         None => classical,
     };
     h.line("position startpos");
@@ -1191,7 +1191,7 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     );
 
     let (path, net) = scratch_net("good", 1);
-    let by_net = net.evaluate(&net.refresh(&Position::startpos()), xiangqi::Color::Red);
+    let by_net = net.evaluate(&net.refresh(&start), &start);
     h.line(&format!("setoption evalfile {}", path.display()));
     assert!(h.take().is_empty(), "a good net is loaded silently");
     h.line("go depth 0");

@@ -154,7 +154,7 @@ impl<'a> Searcher<'a> {
     #[inline(always)]
     pub fn static_eval(&self, ply: usize) -> i32 {
         match (&self.net, self.knowledge) {
-            (Some(net), _) => net.evaluate(&self.acc[ply], self.pos.side_to_move()),
+            (Some(net), _) => net.evaluate(&self.acc[ply], &self.pos),
             (None, Knowledge::Full) => evaluate(&self.pos, &self.stack[ply].state),
             (_, knowledge) => evaluate_knowing(&self.pos, &self.stack[ply].state, knowledge),
         }

@@ -55,6 +55,10 @@ enum Command {
         /// quantised; others are for measuring).
         #[arg(long, default_value_t = chariot::nnue::HIDDEN)]
         hidden: usize,
+        /// Output neurons, chosen by the rooks, horses and cannons left: 1,
+        /// or 8 (`nnue::OUTPUT_BUCKETS`).
+        #[arg(long, default_value_t = 1)]
+        output_buckets: usize,
         #[arg(long, default_value_t = 30)]
         epochs: usize,
         #[arg(long, default_value_t = 16384)]
@@ -243,6 +247,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Train {
             data,
             hidden,
+            output_buckets,
             epochs,
             batch,
             lr,
@@ -256,6 +261,12 @@ fn run(cli: Cli) -> Result<()> {
         } => {
             if !(1..=4096).contains(&hidden) || batch == 0 || epochs == 0 {
                 bail!("--hidden must be 1..4096, --batch and --epochs at least 1");
+            }
+            if output_buckets != 1 && output_buckets != chariot::nnue::OUTPUT_BUCKETS {
+                bail!(
+                    "--output-buckets must be 1 or {}",
+                    chariot::nnue::OUTPUT_BUCKETS
+                );
             }
             if !((0.0..=1.0).contains(&lambda) && lr > 0.0 && lr < 1.0) {
                 bail!("--lambda must be within 0..1 and --lr within (0, 1)");
@@ -277,6 +288,7 @@ fn run(cli: Cli) -> Result<()> {
             );
             let cfg = train::Config {
                 hidden,
+                buckets: output_buckets,
                 epochs,
                 batch,
                 lr,

@@ -2,6 +2,10 @@
 //! trained by Adam on mini-batches over all cores, then quantised into the
 //! engine's net file.
 //!
+//! With output buckets (`--output-buckets 8`), the output neuron is one of
+//! eight chosen by the material left (`nnue::output_bucket`), each trained
+//! on its own positions.
+//!
 //! The loss of a position is (σ(out) − target)², where out is the network's
 //! output (a logit; centipawns / `nnue::SCALE`) and the target blends the
 //! search's score with the game's result:
@@ -14,7 +18,8 @@
 
 use crate::dataset::{black_feature, mirror_feature, Dataset, Sample};
 use anyhow::{bail, Context, Result};
-use chariot::nnue::{self, Network, INPUTS, MAX_OUTPUT_WEIGHT, QA, QB, SCALE};
+use chariot::nnue::{self, Network, INPUTS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE};
+use chariot::xiangqi::PieceKind;
 use chariot::xiangqi::{Color, Position};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
@@ -33,6 +38,8 @@ const CLIP: f32 = 1.98;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub hidden: usize,
+    /// Output buckets: 1, or `nnue::OUTPUT_BUCKETS`.
+    pub buckets: usize,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -48,24 +55,25 @@ pub struct Config {
     pub symmetric: bool,
 }
 
-/// The network in f32: `hidden` neurons per perspective.
+/// The network in f32: `hidden` neurons per perspective, `buckets` outputs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
     pub hidden: usize,
+    pub buckets: usize,
     /// All parameters in one vector: w1 (INPUTS × hidden, column per input),
-    /// b1 (hidden), w2 (2 × hidden), b2 (1).
+    /// b1 (hidden), w2 (buckets × 2 × hidden), b2 (buckets).
     pub params: Vec<f32>,
 }
 
 impl FloatNet {
-    fn len(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    fn len(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
 
     /// Small random weights, seeded.
-    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut params = vec![0.0; Self::len(hidden)];
+        let mut params = vec![0.0; Self::len(hidden, buckets)];
         let scale1 = (1.0 / 32.0f32).sqrt();
         let scale2 = (1.0 / hidden as f32).sqrt();
         let (w1_end, b1_end) = (INPUTS * hidden, INPUTS * hidden + hidden);
@@ -75,13 +83,32 @@ impl FloatNet {
                 u * scale1
             } else if i < b1_end {
                 0.0
-            } else if i < b1_end + 2 * hidden {
+            } else if i < b1_end + buckets * 2 * hidden {
                 u * scale2
             } else {
                 0.0
             };
         }
-        FloatNet { hidden, params }
+        FloatNet {
+            hidden,
+            buckets,
+            params,
+        }
+    }
+
+    /// The output bucket of a sample (as `nnue::output_bucket` gives it for
+    /// the position).
+    fn bucket(&self, s: &Sample) -> usize {
+        if self.buckets == 1 {
+            return 0;
+        }
+        let majors = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon].map(|k| k.index());
+        let count = s
+            .red
+            .iter()
+            .filter(|&&f| majors.contains(&(f as usize / 90 % 7)))
+            .count();
+        nnue::bucket_of_majors(count)
     }
 
     /// Copies the weights of each input on files a–e onto its mirror image
@@ -97,9 +124,14 @@ impl FloatNet {
         }
     }
 
+    /// Where b1, w2 and b2 start in `params`.
     fn offsets(&self) -> (usize, usize, usize) {
         let h = self.hidden;
-        (INPUTS * h, INPUTS * h + h, INPUTS * h + 3 * h)
+        (
+            INPUTS * h,
+            INPUTS * h + h,
+            INPUTS * h + h + self.buckets * 2 * h,
+        )
     }
 
     /// The hidden sums of one perspective (before activation).
@@ -115,9 +147,10 @@ impl FloatNet {
         }
     }
 
-    /// The output (a logit) for a position, and the hidden sums of both
-    /// perspectives (side to move first) for the backward pass.
-    fn forward(&self, s: &Sample, us: &mut [f32], them: &mut [f32]) -> f32 {
+    /// The output (a logit) for a position from its `bucket`, and the
+    /// hidden sums of both perspectives (side to move first) for the
+    /// backward pass.
+    fn forward(&self, s: &Sample, bucket: usize, us: &mut [f32], them: &mut [f32]) -> f32 {
         let red = s.red.iter().copied();
         let black = s.red.iter().map(|&f| black_feature(f));
         match s.stm {
@@ -131,8 +164,9 @@ impl FloatNet {
             }
         }
         let (_, b1_end, w2_end) = self.offsets();
-        let (w_us, w_them) = self.params[b1_end..w2_end].split_at(self.hidden);
-        let mut out = self.params[w2_end];
+        let w2 = b1_end + bucket * 2 * self.hidden;
+        let (w_us, w_them) = self.params[w2..w2 + 2 * self.hidden].split_at(self.hidden);
+        let mut out = self.params[w2_end + bucket];
         for (x, w) in us.iter().zip(w_us).chain(them.iter().zip(w_them)) {
             let a = x.clamp(0.0, 1.0);
             out += a * a * w;
@@ -155,7 +189,7 @@ impl FloatNet {
         };
         let mut us = vec![0.0; self.hidden];
         let mut them = vec![0.0; self.hidden];
-        self.forward(&s, &mut us, &mut them) * SCALE as f32
+        self.forward(&s, self.bucket(&s), &mut us, &mut them) * SCALE as f32
     }
 
     /// The quantised net of the engine (`hidden` must be the engine's).
@@ -179,15 +213,21 @@ impl FloatNet {
                 .iter()
                 .map(|&w| q(w, QB).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
                 .collect(),
-            output_bias: (self.params[w2_end] * (QA * QB) as f32).round() as i32,
+            output_bias: self.params[w2_end..]
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         })
     }
 
-    /// Checkpoint bytes: magic, hidden, epoch done, then the parameters and
-    /// Adam's two moment vectors.
+    /// Checkpoint bytes: magic, hidden, output buckets, epoch done, Adam's
+    /// step, then the parameters and Adam's two moment vectors. (A
+    /// checkpoint from before buckets has the magic `CXCK`, one bucket, and
+    /// no bucket field.)
     fn checkpoint_bytes(&self, adam: &Adam, epoch: usize) -> Vec<u8> {
-        let mut b = b"CXCK".to_vec();
+        let mut b = b"CXC2".to_vec();
         b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        b.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         b.extend_from_slice(&(epoch as u32).to_le_bytes());
         b.extend_from_slice(&adam.t.to_le_bytes());
         for v in self.params.iter().chain(&adam.m).chain(&adam.v) {
@@ -197,24 +237,43 @@ impl FloatNet {
     }
 
     fn from_checkpoint(bytes: &[u8]) -> Result<(FloatNet, Adam, usize)> {
-        if bytes.len() < 20 || &bytes[..4] != b"CXCK" {
-            bail!("not a Chariot training checkpoint");
+        let bucket_field = match bytes.get(..4) {
+            Some(b"CXCK") => false,
+            Some(b"CXC2") => true,
+            _ => bail!("not a Chariot training checkpoint"),
+        };
+        let header = if bucket_field { 24 } else { 20 };
+        if bytes.len() < header {
+            bail!("checkpoint is truncated");
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let hidden = u32_at(4) as usize;
-        let epoch = u32_at(8) as usize;
-        let t = u64::from_le_bytes(bytes[12..20].try_into().context("checkpoint header")?);
-        let n = Self::len(hidden);
-        if hidden == 0 || hidden > 4096 || bytes.len() != 20 + 12 * n {
+        let (buckets, at) = if bucket_field {
+            (u32_at(8) as usize, 12)
+        } else {
+            (1, 8)
+        };
+        let epoch = u32_at(at) as usize;
+        let t = u64::from_le_bytes(
+            bytes[at + 4..at + 12]
+                .try_into()
+                .context("checkpoint header")?,
+        );
+        if hidden == 0 || hidden > 4096 || !(buckets == 1 || buckets == OUTPUT_BUCKETS) {
+            bail!("checkpoint is of another shape");
+        }
+        let n = Self::len(hidden, buckets);
+        if bytes.len() != header + 12 * n {
             bail!("checkpoint is truncated or of another shape");
         }
-        let floats: Vec<f32> = bytes[20..]
+        let floats: Vec<f32> = bytes[header..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         let net = FloatNet {
             hidden,
+            buckets,
             params: floats[..n].to_vec(),
         };
         let adam = Adam {
@@ -297,18 +356,20 @@ fn accumulate(
     let mut loss = 0.0f64;
     for &i in samples {
         let s = data.get(i);
-        let out = net.forward(&s, &mut us, &mut them);
+        let bucket = net.bucket(&s);
+        let out = net.forward(&s, bucket, &mut us, &mut them);
         let p = sigmoid(out);
         let err = p - target(&s, lambda);
         loss += (err * err) as f64;
         let g = 2.0 * err * p * (1.0 - p);
-        grad[w2_end] += g;
-        let (w_us, w_them) = net.params[b1_end..w2_end].split_at(h);
+        grad[w2_end + bucket] += g;
+        let w2 = b1_end + bucket * 2 * h;
+        let (w_us, w_them) = net.params[w2..w2 + 2 * h].split_at(h);
         for k in 0..h {
             let (x, y) = (us[k], them[k]);
             let (a, b) = (x.clamp(0.0, 1.0), y.clamp(0.0, 1.0));
-            grad[b1_end + k] += g * a * a;
-            grad[b1_end + h + k] += g * b * b;
+            grad[w2 + k] += g * a * a;
+            grad[w2 + h + k] += g * b * b;
             d_us[k] = if x > 0.0 && x < 1.0 {
                 g * w_us[k] * 2.0 * x
             } else {
@@ -362,8 +423,8 @@ pub fn mean_loss(net: &FloatNet, data: &Dataset, lambda: f32, threads: usize) ->
                     part.iter()
                         .map(|&i| {
                             let s = data.get(i);
-                            let e =
-                                sigmoid(net.forward(&s, &mut us, &mut them)) - target(&s, lambda);
+                            let out = net.forward(&s, net.bucket(&s), &mut us, &mut them);
+                            let e = sigmoid(out) - target(&s, lambda);
                             (e * e) as f64
                         })
                         .sum::<f64>()
@@ -411,11 +472,13 @@ pub fn train(
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let (net, adam, epoch) =
                 FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))?;
-            if net.hidden != cfg.hidden {
+            if (net.hidden, net.buckets) != (cfg.hidden, cfg.buckets) {
                 bail!(
-                    "checkpoint has {} hidden neurons, --hidden says {}",
+                    "checkpoint has {} hidden neurons and {} output buckets, the command says {} and {}",
                     net.hidden,
-                    cfg.hidden
+                    net.buckets,
+                    cfg.hidden,
+                    cfg.buckets
                 );
             }
             eprintln!(
@@ -425,7 +488,7 @@ pub fn train(
             (net, adam, epoch)
         }
         None => {
-            let mut net = FloatNet::random(cfg.hidden, cfg.seed);
+            let mut net = FloatNet::random(cfg.hidden, cfg.buckets, cfg.seed);
             if cfg.symmetric {
                 net.tie_mirrors();
             }
@@ -535,4 +598,38 @@ pub fn train(
         eprintln!("train: lowest validation loss {loss:.6}, after epoch {epoch} ({kept})");
     }
     Ok(net)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoints_round_trip_and_old_ones_read_as_one_bucket() {
+        for buckets in [1, OUTPUT_BUCKETS] {
+            let net = FloatNet::random(8, buckets, 3);
+            let mut adam = Adam::new(net.params.len());
+            adam.t = 77;
+            adam.m[5] = 0.25;
+            let bytes = net.checkpoint_bytes(&adam, 4);
+            let (back, adam_back, epoch) = FloatNet::from_checkpoint(&bytes).expect("reads");
+            assert_eq!((back, epoch, adam_back.t), (net.clone(), 4, 77));
+            assert_eq!(adam_back.m, adam.m);
+            // Cut short, or with a bucket count the engine does not take.
+            assert!(FloatNet::from_checkpoint(&bytes[..bytes.len() - 1]).is_err());
+            let mut odd = bytes.clone();
+            odd[8..12].copy_from_slice(&3u32.to_le_bytes());
+            assert!(FloatNet::from_checkpoint(&odd).is_err());
+            if buckets == 1 {
+                // The format before buckets: magic CXCK, no bucket field.
+                let mut old = b"CXCK".to_vec();
+                old.extend_from_slice(&bytes[4..8]);
+                old.extend_from_slice(&bytes[12..]);
+                let (back, _, epoch) = FloatNet::from_checkpoint(&old).expect("reads");
+                assert_eq!((back, epoch), (net, 4));
+            }
+        }
+        assert!(FloatNet::from_checkpoint(b"CXC2").is_err());
+        assert!(FloatNet::from_checkpoint(b"nonsense").is_err());
+    }
 }

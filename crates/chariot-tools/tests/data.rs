@@ -250,7 +250,7 @@ fn datagen_is_deterministic_sharded_and_resumable() {
         hidden_weights: vec![0; INPUTS * HIDDEN],
         hidden_bias: vec![1; HIDDEN],
         output_weights: vec![1; 2 * HIDDEN],
-        output_bias: 0,
+        output_bias: vec![0],
     });
     let by_net = |out: PathBuf| Config {
         net: Some(Arc::clone(&flat)),

@@ -2,7 +2,7 @@
 //! resumed run equal to an uninterrupted one, the loss going down, and the
 //! quantised net agreeing with the float net within a stated tolerance.
 
-use chariot::nnue::HIDDEN;
+use chariot::nnue::{output_bucket, HIDDEN, OUTPUT_BUCKETS};
 use chariot::xiangqi::Position;
 use chariot_tools::datagen::{self, Config as GenConfig};
 use chariot_tools::dataset;
@@ -24,6 +24,7 @@ fn scratch(name: &str) -> PathBuf {
 fn config(out: PathBuf, epochs: usize, threads: usize) -> Config {
     Config {
         hidden: HIDDEN,
+        buckets: 1,
         epochs,
         batch: 256,
         lr: 0.01,
@@ -69,7 +70,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
     let c = train::train(&config(dir.join("c"), 3, 2), &train_set, &valid, Some(&ck)).unwrap();
     assert!(a == c, "a resumed run differs from an uninterrupted one");
     // Learning happened.
-    let untrained = train::FloatNet::random(HIDDEN, 5);
+    let untrained = train::FloatNet::random(HIDDEN, 1, 5);
     assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
 
     // The quantised net, read back from its file, agrees with the float net.
@@ -83,7 +84,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
             break;
         }
         let fl = a.evaluate(&pos);
-        let qu = q.evaluate(&q.refresh(&pos), pos.side_to_move()) as f32;
+        let qu = q.evaluate(&q.refresh(&pos), &pos) as f32;
         worst = worst.max((fl - qu).abs());
         pos.make_move(moves[(i * 7) % moves.len()]);
     }
@@ -92,6 +93,57 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
         "quantised and float nets differ by {worst} cp"
     );
     eprintln!("largest quantisation difference: {worst:.2} cp");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bucketed_net_trains_resumes_and_quantises_faithfully() {
+    let dir = scratch("buckets");
+    let data = self_play(&dir, 24, 10);
+    let (train_set, valid, _) = dataset::load(&[&data]).unwrap();
+    let cfg = |out: &str| Config {
+        buckets: OUTPUT_BUCKETS,
+        ..config(dir.join(out), 2, 2)
+    };
+    let a = train::train(&cfg("a"), &train_set, &valid, None).unwrap();
+    assert_eq!(a.buckets, OUTPUT_BUCKETS);
+    let ck = dir.join("a").join("checkpoint-001.ck");
+    let b = train::train(&cfg("b"), &train_set, &valid, Some(&ck)).unwrap();
+    assert!(a == b, "a resumed run differs from an uninterrupted one");
+    // A checkpoint of one output does not resume a bucketed run.
+    let single = train::train(&config(dir.join("c"), 1, 2), &train_set, &valid, None).unwrap();
+    assert_eq!(single.buckets, 1);
+    let ck1 = dir.join("c").join("checkpoint-001.ck");
+    assert!(train::train(&cfg("d"), &train_set, &valid, Some(&ck1)).is_err());
+    let untrained = train::FloatNet::random(HIDDEN, OUTPUT_BUCKETS, 5);
+    assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
+
+    // The engine reads the quantised net and agrees with the float net in
+    // every bucket the game passes through.
+    let bytes = std::fs::read(dir.join("a").join("epoch-002.nnue")).unwrap();
+    let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+    assert_eq!(q.buckets(), OUTPUT_BUCKETS);
+    let mut worst = 0.0f32;
+    let mut buckets = std::collections::BTreeSet::new();
+    let mut pos = Position::startpos();
+    for i in 0..300 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        buckets.insert(output_bucket(&pos));
+        let fl = a.evaluate(&pos);
+        let qu = q.evaluate(&q.refresh(&pos), &pos) as f32;
+        worst = worst.max((fl - qu).abs());
+        // Captures first, so that the material (and the bucket) changes.
+        let capture = moves.iter().find(|&&m| pos.is_capture(m));
+        pos.make_move(*capture.unwrap_or(&moves[(i * 7) % moves.len()]));
+    }
+    assert!(buckets.len() >= 4, "{buckets:?}");
+    assert!(
+        worst <= TOLERANCE_CP,
+        "quantised and float nets differ by {worst} cp"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -105,11 +157,11 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
         ..config(dir.join("s"), 2, 2)
     };
     let net = train::train(&cfg, &train_set, &train_set, None).unwrap();
-    let untrained = train::FloatNet::random(HIDDEN, 5);
+    let untrained = train::FloatNet::random(HIDDEN, 1, 5);
     assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
     let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
     let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
-    let quantised = |p: &Position| q.evaluate(&q.refresh(p), p.side_to_move());
+    let quantised = |p: &Position| q.evaluate(&q.refresh(p), p);
     let mut pos = Position::startpos();
     let mut lopsided = 0;
     for i in 0..150 {
