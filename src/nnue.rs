@@ -4,7 +4,9 @@
 //! (piece kind × own/enemy × square, the board seen from that side) feed a
 //! hidden layer of `HIDDEN` neurons whose sums (the accumulator) are kept
 //! incrementally: a move subtracts and adds a few weight columns instead of
-//! recomputing. The two accumulators, the side to move's first, go through a
+//! recomputing. A king-bucketed net has `KING_BUCKETS` sets of those inputs,
+//! the perspective's chosen by where its own king stands ([`View`]); a king
+//! move into another bucket recomputes that perspective. The two accumulators, the side to move's first, go through a
 //! squared clipped ReLU into one output neuron, or into one of
 //! `OUTPUT_BUCKETS` chosen by the material left ([`output_bucket`]).
 //!
@@ -18,7 +20,8 @@
 //! 4   magic "CXNN"
 //! 2   version (1: one output; 2: output buckets)
 //! 2   flags (0)
-//! 2   inputs (1260)      2  hidden      2  QA      2  QB      2  SCALE
+//! 2   inputs (1260, or 7560 with king buckets)
+//! 2   hidden      2  QA      2  QB      2  SCALE
 //! 2   output buckets B (version 1: reserved, 0, and B = 1)
 //! 2 × inputs × hidden    hidden weights, one column of `hidden` per input
 //! 2 × hidden             hidden biases
@@ -27,16 +30,20 @@
 //! 8                      FNV-1a 64 hash of everything before it
 //! ```
 //!
-//! A net of one output is written as version 1, so its bytes (and hash) are
-//! those it had before buckets.
+//! A net of 1,260 inputs and one output is written as version 1, so its
+//! bytes (and hash) are those it had before buckets.
 //!
 //! The committed net's file name carries the first 12 hex digits of its hash.
 
 use std::fmt;
 use xiangqi::{Color, MoveChange, Piece, PieceKind, Position, Square};
 
-/// Inputs per perspective: 2 sides × 7 kinds × 90 squares.
+/// Inputs per perspective and king bucket: 2 sides × 7 kinds × 90 squares.
 pub const INPUTS: usize = 2 * 7 * 90;
+/// King buckets of a king-bucketed net: the palace's three ranks, each
+/// with the centre file apart from the two side files (which mirror
+/// each other).
+pub const KING_BUCKETS: usize = 6;
 /// Hidden neurons per perspective: 256, or 128 or 512 in the builds that
 /// measure the width (features `hidden-128`, `hidden-512`).
 pub const HIDDEN: usize = if cfg!(feature = "hidden-128") {
@@ -80,15 +87,63 @@ const VERSION: u16 = 1;
 const VERSION_BUCKETS: u16 = 2;
 const HEADER_LEN: usize = 20;
 
-/// The bytes of a net file for this build's width with `buckets` outputs.
-pub const fn file_len(buckets: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8
+/// The bytes of a net file for this build's width with `king_buckets` sets
+/// of inputs and `buckets` outputs.
+pub const fn file_len(king_buckets: usize, buckets: usize) -> usize {
+    HEADER_LEN
+        + 2 * (king_buckets * INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN)
+        + 4 * buckets
+        + 8
 }
 
-/// The bytes of a net file of one output for this build's width.
-pub const FILE_LEN: usize = file_len(1);
+/// The bytes of a net file of 1,260 inputs and one output for this build's
+/// width.
+pub const FILE_LEN: usize = file_len(1, 1);
 /// The largest net file this build reads.
-pub const MAX_FILE_LEN: usize = file_len(OUTPUT_BUCKETS);
+pub const MAX_FILE_LEN: usize = file_len(KING_BUCKETS, OUTPUT_BUCKETS);
+
+/// How one perspective's inputs are laid out for the place of its own king:
+/// the first input of its bucket, and whether the board is mirrored left to
+/// right (a king on a file right of the centre, as the perspective sees it,
+/// reads the board as if it stood on the mirror file). A net without king
+/// buckets has one view, `View::PLAIN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    pub offset: usize,
+    pub mirror: bool,
+}
+
+impl View {
+    pub const PLAIN: View = View {
+        offset: 0,
+        mirror: false,
+    };
+
+    /// The view of `perspective` with its king on `king` in a king-bucketed
+    /// net.
+    #[inline]
+    pub fn of_king(perspective: Color, king: Square) -> View {
+        let own = match perspective {
+            Color::Red => king,
+            Color::Black => king.flip_rank(),
+        };
+        // In its palace: ranks 0-2, files 3-5 (a king is never elsewhere;
+        // `min` keeps a nonsense square inside the table all the same).
+        let rank = own.rank().min(2);
+        let centre = own.file() == 4;
+        View {
+            offset: (rank * 2 + usize::from(centre)) * INPUTS,
+            mirror: own.file() > 4,
+        }
+    }
+
+    /// The input of `piece` on `sq`, seen from `perspective` in this view.
+    #[inline(always)]
+    pub fn feature(self, perspective: Color, piece: Piece, sq: Square) -> usize {
+        let sq = if self.mirror { sq.flip_file() } else { sq };
+        self.offset + feature(perspective, piece, sq)
+    }
+}
 
 /// The output bucket of a position in a bucketed net: by the rooks, horses
 /// and cannons left on the board (both sides' together, 0 to 12), from 0
@@ -121,7 +176,8 @@ pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     ((usize::from(!own) * 7 + piece.kind().index()) * 90) + sq.index()
 }
 
-/// The active inputs of a position from one perspective.
+/// The active inputs of a position from one perspective, as a net without
+/// king buckets numbers them (and as the training data keeps them).
 pub fn active_features(pos: &Position, perspective: Color) -> Vec<usize> {
     pos.occupied()
         .into_iter()
@@ -142,7 +198,8 @@ pub enum NetError {
         inputs: u16,
         hidden: u16,
     },
-    /// A bucket count other than 1 and `OUTPUT_BUCKETS`.
+    /// An output bucket count other than 1 and `OUTPUT_BUCKETS`, or a
+    /// version-2 file without buckets of either kind.
     Buckets(u16),
     Quantisation,
     /// An output weight beyond ±`MAX_OUTPUT_WEIGHT`.
@@ -164,10 +221,12 @@ impl fmt::Display for NetError {
             NetError::Shape { inputs, hidden } => {
                 write!(
                     f,
-                    "net is {inputs} inputs × {hidden} hidden; this build takes {INPUTS} × {HIDDEN}"
+                    "net is {inputs} inputs × {hidden} hidden; this build takes {INPUTS} or {} × {HIDDEN}",
+                    KING_BUCKETS * INPUTS
                 )?;
+                let inputs = usize::from(*inputs);
                 match build_taking(*hidden) {
-                    Some(build) if usize::from(*inputs) == INPUTS => {
+                    Some(build) if inputs == INPUTS || inputs == KING_BUCKETS * INPUTS => {
                         write!(f, " ({build} takes it)")
                     }
                     _ => Ok(()),
@@ -202,7 +261,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 /// A quantised network.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS` columns of `HIDDEN` weights.
+    /// `INPUTS` columns of `HIDDEN` weights per king bucket.
     pub hidden_weights: Vec<i16>,
     pub hidden_bias: Vec<i16>,
     /// By output bucket: the side to move's `HIDDEN` weights, then the
@@ -216,7 +275,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({INPUTS}x{HIDDEN}x{}, hash {:016x})",
+            "Network({}x{HIDDEN}x{}, hash {:016x})",
+            self.king_buckets() * INPUTS,
             self.buckets(),
             self.hash()
         )
@@ -245,18 +305,26 @@ impl Network {
             _ => return Err(NetError::Version(version)),
         };
         let (inputs, hidden) = (u16_at(8), u16_at(10));
-        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
+        let king_buckets = match inputs as usize {
+            INPUTS => 1,
+            n if n == KING_BUCKETS * INPUTS && version == VERSION_BUCKETS => KING_BUCKETS,
+            _ => return Err(NetError::Shape { inputs, hidden }),
+        };
+        if hidden as usize != HIDDEN {
             return Err(NetError::Shape { inputs, hidden });
         }
         if (u16_at(12), u16_at(14), u16_at(16)) != (QA as u16, QB as u16, SCALE as u16) {
             return Err(NetError::Quantisation);
         }
-        // Version 2 is for buckets only: one output is version 1.
-        if buckets as usize != OUTPUT_BUCKETS && (buckets != 1 || version == VERSION_BUCKETS) {
+        // Version 2 is for buckets only: a plain net is version 1.
+        let plain = king_buckets == 1 && buckets == 1;
+        if buckets as usize != OUTPUT_BUCKETS
+            && (buckets != 1 || plain && version == VERSION_BUCKETS)
+        {
             return Err(NetError::Buckets(buckets));
         }
         let buckets = buckets as usize;
-        let want = file_len(buckets);
+        let want = file_len(king_buckets, buckets);
         if bytes.len() != want {
             return Err(NetError::Size {
                 got: bytes.len(),
@@ -280,7 +348,7 @@ impl Network {
             at += 2 * n;
             v
         };
-        let hidden_weights = take(INPUTS * HIDDEN);
+        let hidden_weights = take(king_buckets * INPUTS * HIDDEN);
         let hidden_bias = take(HIDDEN);
         let output_weights = take(buckets * 2 * HIDDEN);
         let output_bias = bytes[at..body]
@@ -306,12 +374,17 @@ impl Network {
         self.output_bias.len()
     }
 
+    /// Its sets of inputs by king square (1: none).
+    pub fn king_buckets(&self) -> usize {
+        self.hidden_weights.len() / (INPUTS * HIDDEN)
+    }
+
     /// The net file's bytes, hash included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let buckets = self.buckets();
-        let mut b = Vec::with_capacity(file_len(buckets));
+        let (king_buckets, buckets) = (self.king_buckets(), self.buckets());
+        let mut b = Vec::with_capacity(file_len(king_buckets, buckets));
         b.extend_from_slice(&MAGIC);
-        let (version, field) = if buckets == 1 {
+        let (version, field) = if (king_buckets, buckets) == (1, 1) {
             (VERSION, 0)
         } else {
             (VERSION_BUCKETS, buckets as u16)
@@ -319,7 +392,7 @@ impl Network {
         for v in [
             version,
             0,
-            INPUTS as u16,
+            (king_buckets * INPUTS) as u16,
             HIDDEN as u16,
             QA as u16,
             QB as u16,
@@ -369,28 +442,62 @@ impl Network {
             sums: [[0; HIDDEN]; 2],
         };
         for c in Color::ALL {
-            let sums = &mut acc.sums[c.index()];
-            sums.copy_from_slice(&self.hidden_bias);
-            for f in active_features(pos, c) {
-                add(sums, self.column(f));
-            }
+            self.refresh_perspective(&mut acc, pos, c);
         }
         acc
     }
 
-    /// Updates accumulators with what a move changed.
+    /// Recomputes one perspective's sums.
+    fn refresh_perspective(&self, acc: &mut Accumulator, pos: &Position, perspective: Color) {
+        let view = if self.king_buckets() == 1 {
+            View::PLAIN
+        } else {
+            View::of_king(perspective, pos.king_square(perspective))
+        };
+        let sums = &mut acc.sums[perspective.index()];
+        sums.copy_from_slice(&self.hidden_bias);
+        for sq in pos.occupied() {
+            add(
+                sums,
+                self.column(view.feature(perspective, pos.piece_at(sq), sq)),
+            );
+        }
+    }
+
+    /// Updates accumulators with what a move changed; `pos` is the position
+    /// after it. A king that moved into another bucket recomputes its side.
     #[inline]
-    pub fn update(&self, acc: &mut Accumulator, change: &MoveChange) {
-        for c in Color::ALL {
-            let sums = &mut acc.sums[c.index()];
-            let from = self.column(feature(c, change.piece, change.from));
-            let to = self.column(feature(c, change.piece, change.to));
-            if change.captured.is_some() {
-                let gone = self.column(feature(c, change.captured, change.to));
-                kernels::sub_add_sub(sums, from, to, gone);
-            } else {
-                kernels::sub_add(sums, from, to);
+    pub fn update(&self, acc: &mut Accumulator, change: &MoveChange, pos: &Position) {
+        if self.king_buckets() == 1 {
+            for c in Color::ALL {
+                self.apply(&mut acc.sums[c.index()], View::PLAIN, c, change);
             }
+            return;
+        }
+        for c in Color::ALL {
+            let view = View::of_king(c, pos.king_square(c));
+            let piece = change.piece;
+            if piece.kind() == PieceKind::King
+                && piece.color() == c
+                && view != View::of_king(c, change.from)
+            {
+                self.refresh_perspective(acc, pos, c);
+            } else {
+                self.apply(&mut acc.sums[c.index()], view, c, change);
+            }
+        }
+    }
+
+    /// Applies a move's change to one perspective's sums in `view`.
+    #[inline(always)]
+    fn apply(&self, sums: &mut [i16; HIDDEN], view: View, c: Color, change: &MoveChange) {
+        let from = self.column(view.feature(c, change.piece, change.from));
+        let to = self.column(view.feature(c, change.piece, change.to));
+        if change.captured.is_some() {
+            let gone = self.column(view.feature(c, change.captured, change.to));
+            kernels::sub_add_sub(sums, from, to, gone);
+        } else {
+            kernels::sub_add(sums, from, to);
         }
     }
 

@@ -5,25 +5,31 @@
 mod common;
 
 use chariot::nnue::{
-    self, file_len, output_bucket, Accumulator, NetError, Network, FILE_LEN, HIDDEN, INPUTS,
-    OUTPUT_BUCKETS,
+    self, file_len, output_bucket, Accumulator, NetError, Network, View, FILE_LEN, HIDDEN, INPUTS,
+    KING_BUCKETS, OUTPUT_BUCKETS,
 };
 use common::random_position;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use xiangqi::Position;
+use xiangqi::{Color, Position, Square};
 
 /// A random network of one output, with weights of a trained net's size.
 fn random_net(seed: u64) -> Network {
-    random_bucketed_net(seed, 1)
+    random_shaped_net(seed, 1, 1)
 }
 
 /// A random network with `buckets` outputs.
 fn random_bucketed_net(seed: u64, buckets: usize) -> Network {
+    random_shaped_net(seed, 1, buckets)
+}
+
+/// A random network with `king_buckets` sets of inputs and `buckets`
+/// outputs.
+fn random_shaped_net(seed: u64, king_buckets: usize, buckets: usize) -> Network {
     let mut rng = StdRng::seed_from_u64(seed);
     Network {
-        hidden_weights: (0..INPUTS * HIDDEN)
+        hidden_weights: (0..king_buckets * INPUTS * HIDDEN)
             .map(|_| rng.random_range(-120..=120))
             .collect(),
         hidden_bias: (0..HIDDEN).map(|_| rng.random_range(-200..=200)).collect(),
@@ -36,29 +42,47 @@ fn random_bucketed_net(seed: u64, buckets: usize) -> Network {
     }
 }
 
+/// Every shape a net may have: (king buckets, output buckets).
+const SHAPES: [(usize, usize); 4] = [
+    (1, 1),
+    (1, OUTPUT_BUCKETS),
+    (KING_BUCKETS, 1),
+    (KING_BUCKETS, OUTPUT_BUCKETS),
+];
+
 #[test]
 fn net_files_round_trip() {
-    for buckets in [1, OUTPUT_BUCKETS] {
-        let net = random_bucketed_net(1, buckets);
+    for (king_buckets, buckets) in SHAPES {
+        let net = random_shaped_net(1, king_buckets, buckets);
+        assert_eq!((net.king_buckets(), net.buckets()), (king_buckets, buckets));
         let bytes = net.to_bytes();
-        let len = file_len(buckets);
+        let len = file_len(king_buckets, buckets);
         assert_eq!(bytes.len(), len);
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_eq!(
             u64::from_le_bytes(bytes[len - 8..].try_into().unwrap()),
             net.hash()
         );
-        // One output is format version 1 with the bucket field 0, as before
-        // buckets; buckets are version 2, their count in that field.
+        // A plain net is format version 1 with the bucket field 0, as
+        // before buckets; buckets of either kind make it version 2, with
+        // the inputs and the output bucket count in their fields.
         let field = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-        let want = if buckets == 1 {
+        let want = if (king_buckets, buckets) == (1, 1) {
             (1, 0)
         } else {
             (2, buckets as u16)
         };
         assert_eq!((field(4), field(18)), want);
+        assert_eq!(usize::from(field(8)), king_buckets * INPUTS);
     }
-    assert_eq!(FILE_LEN, file_len(1));
+    // Version 1 knows no king buckets.
+    let mut old = random_shaped_net(1, KING_BUCKETS, 1).to_bytes();
+    old[4..6].copy_from_slice(&1u16.to_le_bytes());
+    assert!(matches!(
+        Network::from_bytes(&old),
+        Err(NetError::Shape { inputs, .. }) if usize::from(inputs) == KING_BUCKETS * INPUTS
+    ));
+    assert_eq!(FILE_LEN, file_len(1, 1));
 }
 
 #[test]
@@ -197,10 +221,13 @@ proptest! {
 
 #[test]
 fn incremental_accumulators_equal_a_refresh_over_random_playouts() {
-    let net = random_net(5);
+    let nets = SHAPES.map(|(k, b)| random_shaped_net(5, k, b));
     let mut rng = StdRng::seed_from_u64(6);
-    let playouts = if cfg!(debug_assertions) { 10 } else { 100 };
+    let playouts = if cfg!(debug_assertions) { 12 } else { 120 };
+    // King moves from one bucket into another (each recomputes its side).
+    let mut rebucketed = 0;
     for i in 0..playouts {
+        let net = &nets[i % SHAPES.len()];
         let mut pos = if i % 2 == 0 {
             Position::startpos()
         } else {
@@ -215,18 +242,84 @@ fn incremental_accumulators_equal_a_refresh_over_random_playouts() {
             if moves.is_empty() {
                 break;
             }
-            pos.make_move(moves[rng.random_range(0..moves.len())]);
-            net.update(&mut acc, &pos.last_change().expect("a move"));
+            let m = moves[rng.random_range(0..moves.len())];
+            let mover = pos.piece_at(m.from()).color();
+            pos.make_move(m);
+            if View::of_king(mover, m.from()) != View::of_king(mover, pos.king_square(mover)) {
+                rebucketed += 1;
+            }
+            net.update(&mut acc, &pos.last_change().expect("a move"), &pos);
         }
     }
+    assert!(rebucketed >= 20, "{rebucketed} king moves changed bucket");
+}
+
+#[test]
+fn king_buckets_are_the_palace_by_rank_and_centre_with_the_side_files_mirrored() {
+    let sq = |s: &str| Square::parse(s).expect("a square");
+    let mut views = std::collections::BTreeSet::new();
+    for (red, black) in [("d0", "d9"), ("e1", "e8"), ("f2", "f7"), ("e0", "e9")] {
+        // Each side sees its own palace alike.
+        let v = View::of_king(Color::Red, sq(red));
+        assert_eq!(v, View::of_king(Color::Black, sq(black)), "{red} {black}");
+    }
+    for file in ["d", "e", "f"] {
+        for rank in 0..3 {
+            let v = View::of_king(Color::Red, sq(&format!("{file}{rank}")));
+            assert_eq!(v.mirror, file == "f");
+            assert_eq!(v.offset % INPUTS, 0);
+            assert!(v.offset < KING_BUCKETS * INPUTS);
+            views.insert(v.offset);
+        }
+        let (d, f) = (sq(&format!("d{}", 1)), sq(&format!("f{}", 1)));
+        assert_eq!(
+            View::of_king(Color::Red, d).offset,
+            View::of_king(Color::Red, f).offset
+        );
+    }
+    assert_eq!(views.len(), KING_BUCKETS);
+}
+
+#[test]
+fn a_king_bucketed_net_reads_its_kings_bucket_mirrored_on_the_side_files() {
+    // The plain net's weights in every king bucket: it evaluates like the
+    // plain net, on the mirrored board when both kings stand right of the
+    // centre.
+    let plain = random_bucketed_net(15, OUTPUT_BUCKETS);
+    let copied = Network {
+        hidden_weights: plain.hidden_weights.repeat(KING_BUCKETS),
+        ..plain.clone()
+    };
+    assert_eq!(copied.king_buckets(), KING_BUCKETS);
+    let eval = |net: &Network, pos: &Position| net.evaluate(&net.refresh(pos), pos);
+    let mut rng = StdRng::seed_from_u64(16);
+    let (mut left, mut right) = (0, 0);
+    for _ in 0..1200 {
+        let pos = random_position(&mut rng);
+        let files = Color::ALL.map(|c| pos.king_square(c).file());
+        if files.iter().all(|&f| f <= 4) {
+            assert_eq!(eval(&copied, &pos), eval(&plain, &pos), "{}", pos.to_fen());
+            left += 1;
+        } else if files.iter().all(|&f| f > 4) {
+            let mirrored = pos.file_mirrored();
+            assert_eq!(
+                eval(&copied, &pos),
+                eval(&plain, &mirrored),
+                "{}",
+                pos.to_fen()
+            );
+            right += 1;
+        }
+    }
+    assert!(left > 20 && right > 20, "{left} {right}");
 }
 
 #[test]
 fn the_evaluation_is_symmetric_under_colour_flip() {
-    let nets = [random_net(7), random_bucketed_net(7, OUTPUT_BUCKETS)];
+    let nets = SHAPES.map(|(k, b)| random_shaped_net(7, k, b));
     let mut rng = StdRng::seed_from_u64(8);
-    for i in 0..100 {
-        let net = &nets[i % 2];
+    for i in 0..200 {
+        let net = &nets[i % SHAPES.len()];
         let pos = random_position(&mut rng);
         let flipped = pos.color_flipped();
         assert_eq!(

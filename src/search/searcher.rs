@@ -213,7 +213,7 @@ impl<'a> Searcher<'a> {
                 Some(net) => {
                     let (done, next) = self.acc.split_at_mut(ply + 1);
                     next[0].clone_from(&done[ply]);
-                    net.update(&mut next[0], &change);
+                    net.update(&mut next[0], &change, &self.pos);
                 }
                 None => {
                     let mut state = self.stack[ply].state;

@@ -59,6 +59,10 @@ enum Command {
         /// or 8 (`nnue::OUTPUT_BUCKETS`).
         #[arg(long, default_value_t = 1)]
         output_buckets: usize,
+        /// Six sets of inputs chosen by each side's own king square (the
+        /// palace's ranks, centre file or not; right of centre mirrored).
+        #[arg(long, conflicts_with = "symmetric")]
+        king_buckets: bool,
         #[arg(long, default_value_t = 30)]
         epochs: usize,
         #[arg(long, default_value_t = 16384)]
@@ -248,6 +252,7 @@ fn run(cli: Cli) -> Result<()> {
             data,
             hidden,
             output_buckets,
+            king_buckets,
             epochs,
             batch,
             lr,
@@ -287,8 +292,15 @@ fn run(cli: Cli) -> Result<()> {
                 started.elapsed().as_secs_f64()
             );
             let cfg = train::Config {
-                hidden,
-                buckets: output_buckets,
+                shape: train::Shape {
+                    hidden,
+                    king_buckets: if king_buckets {
+                        chariot::nnue::KING_BUCKETS
+                    } else {
+                        1
+                    },
+                    buckets: output_buckets,
+                },
                 epochs,
                 batch,
                 lr,

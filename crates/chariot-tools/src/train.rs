@@ -4,7 +4,9 @@
 //!
 //! With output buckets (`--output-buckets 8`), the output neuron is one of
 //! eight chosen by the material left (`nnue::output_bucket`), each trained
-//! on its own positions.
+//! on its own positions. With king buckets (`--king-buckets`), each
+//! perspective's inputs are one of six sets chosen by its own king's square
+//! (`nnue::View`), the board mirrored when that king stands right of centre.
 //!
 //! The loss of a position is (σ(out) − target)², where out is the network's
 //! output (a logit; centipawns / `nnue::SCALE`) and the target blends the
@@ -18,7 +20,9 @@
 
 use crate::dataset::{black_feature, mirror_feature, Dataset, Sample};
 use anyhow::{bail, Context, Result};
-use chariot::nnue::{self, Network, INPUTS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE};
+use chariot::nnue::{
+    self, Network, INPUTS, KING_BUCKETS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE,
+};
 use chariot::xiangqi::PieceKind;
 use chariot::xiangqi::{Color, Position};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -34,12 +38,45 @@ const PARTS: usize = 16;
 /// output weights into ±127).
 const CLIP: f32 = 1.98;
 
+/// A network's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Hidden neurons per perspective.
+    pub hidden: usize,
+    /// Sets of inputs by king square: 1, or `nnue::KING_BUCKETS`.
+    pub king_buckets: usize,
+    /// Output neurons: 1, or `nnue::OUTPUT_BUCKETS`.
+    pub buckets: usize,
+}
+
+impl Shape {
+    /// `hidden` neurons, no buckets of either kind.
+    pub fn plain(hidden: usize) -> Shape {
+        Shape {
+            hidden,
+            king_buckets: 1,
+            buckets: 1,
+        }
+    }
+
+    /// Whether the engine's nets can have this shape (the width aside).
+    fn is_valid(self) -> bool {
+        (1..=4096).contains(&self.hidden)
+            && [1, KING_BUCKETS].contains(&self.king_buckets)
+            && [1, OUTPUT_BUCKETS].contains(&self.buckets)
+    }
+
+    /// The parameters: w1, b1, w2, b2.
+    fn len(self) -> usize {
+        let h = self.hidden;
+        self.king_buckets * INPUTS * h + h + self.buckets * (2 * h + 1)
+    }
+}
+
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct Config {
-    pub hidden: usize,
-    /// Output buckets: 1, or `nnue::OUTPUT_BUCKETS`.
-    pub buckets: usize,
+    pub shape: Shape,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f32,
@@ -55,28 +92,28 @@ pub struct Config {
     pub symmetric: bool,
 }
 
-/// The network in f32: `hidden` neurons per perspective, `buckets` outputs.
+/// The network in f32.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
-    pub hidden: usize,
-    pub buckets: usize,
-    /// All parameters in one vector: w1 (INPUTS × hidden, column per input),
-    /// b1 (hidden), w2 (buckets × 2 × hidden), b2 (buckets).
+    pub shape: Shape,
+    /// All parameters in one vector: w1 (king buckets × INPUTS × hidden,
+    /// column per input), b1 (hidden), w2 (buckets × 2 × hidden), b2
+    /// (buckets).
     pub params: Vec<f32>,
 }
 
 impl FloatNet {
-    fn len(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
-    }
-
     /// Small random weights, seeded.
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
+    pub fn random(shape: Shape, seed: u64) -> FloatNet {
+        let Shape {
+            hidden, buckets, ..
+        } = shape;
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut params = vec![0.0; Self::len(hidden, buckets)];
+        let mut params = vec![0.0; shape.len()];
         let scale1 = (1.0 / 32.0f32).sqrt();
         let scale2 = (1.0 / hidden as f32).sqrt();
-        let (w1_end, b1_end) = (INPUTS * hidden, INPUTS * hidden + hidden);
+        let w1_end = shape.king_buckets * INPUTS * hidden;
+        let b1_end = w1_end + hidden;
         for (i, p) in params.iter_mut().enumerate() {
             let u: f32 = rng.random_range(-1.0..1.0);
             *p = if i < w1_end {
@@ -89,17 +126,13 @@ impl FloatNet {
                 0.0
             };
         }
-        FloatNet {
-            hidden,
-            buckets,
-            params,
-        }
+        FloatNet { shape, params }
     }
 
     /// The output bucket of a sample (as `nnue::output_bucket` gives it for
     /// the position).
     fn bucket(&self, s: &Sample) -> usize {
-        if self.buckets == 1 {
+        if self.shape.buckets == 1 {
             return 0;
         }
         let majors = [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon].map(|k| k.index());
@@ -111,10 +144,35 @@ impl FloatNet {
         nnue::bucket_of_majors(count)
     }
 
+    /// The inputs of a sample's two perspectives, the side to move's first,
+    /// as the net numbers them (in its king's bucket for a king-bucketed
+    /// net, as `nnue::View` lays them out).
+    fn inputs(&self, s: &Sample) -> [Vec<u16>; 2] {
+        let red: Vec<u16> = s.red.to_vec();
+        let black: Vec<u16> = s.red.iter().map(|&f| black_feature(f)).collect();
+        let [us, them] = match s.stm {
+            Color::Red => [red, black],
+            Color::Black => [black, red],
+        };
+        if self.shape.king_buckets == 1 {
+            return [us, them];
+        }
+        [us, them].map(|features| {
+            // Its own king: kind 0, own side, so an input below 90 (its square).
+            let king = features.iter().copied().find(|&f| f < 90).unwrap_or(4);
+            let (rank, file) = (usize::from(king / 9).min(2), king % 9);
+            let offset = ((rank * 2 + usize::from(file == 4)) * INPUTS) as u16;
+            features
+                .into_iter()
+                .map(|f| offset + if file > 4 { mirror_feature(f) } else { f })
+                .collect()
+        })
+    }
+
     /// Copies the weights of each input on files a–e onto its mirror image
     /// on files i–e (a symmetric net's weights stay tied this way).
     fn tie_mirrors(&mut self) {
-        let h = self.hidden;
+        let h = self.shape.hidden;
         for f in 0..INPUTS as u16 {
             let g = canonical(f);
             if g != f {
@@ -126,20 +184,21 @@ impl FloatNet {
 
     /// Where b1, w2 and b2 start in `params`.
     fn offsets(&self) -> (usize, usize, usize) {
-        let h = self.hidden;
-        (
-            INPUTS * h,
-            INPUTS * h + h,
-            INPUTS * h + h + self.buckets * 2 * h,
-        )
+        let Shape {
+            hidden: h,
+            king_buckets,
+            buckets,
+        } = self.shape;
+        let w1_end = king_buckets * INPUTS * h;
+        (w1_end, w1_end + h, w1_end + h + buckets * 2 * h)
     }
 
     /// The hidden sums of one perspective (before activation).
-    fn hidden_sums(&self, features: impl Iterator<Item = u16>, out: &mut [f32]) {
-        let h = self.hidden;
+    fn hidden_sums(&self, features: &[u16], out: &mut [f32]) {
+        let h = self.shape.hidden;
         let (w1_end, b1_end, _) = self.offsets();
         out.copy_from_slice(&self.params[w1_end..b1_end]);
-        for f in features {
+        for &f in features {
             let col = &self.params[f as usize * h..(f as usize + 1) * h];
             for (o, w) in out.iter_mut().zip(col) {
                 *o += w;
@@ -147,25 +206,22 @@ impl FloatNet {
         }
     }
 
-    /// The output (a logit) for a position from its `bucket`, and the
-    /// hidden sums of both perspectives (side to move first) for the
-    /// backward pass.
-    fn forward(&self, s: &Sample, bucket: usize, us: &mut [f32], them: &mut [f32]) -> f32 {
-        let red = s.red.iter().copied();
-        let black = s.red.iter().map(|&f| black_feature(f));
-        match s.stm {
-            Color::Red => {
-                self.hidden_sums(red, us);
-                self.hidden_sums(black, them);
-            }
-            Color::Black => {
-                self.hidden_sums(black, us);
-                self.hidden_sums(red, them);
-            }
-        }
+    /// The output (a logit) for a position from its `inputs` (side to move
+    /// first) and output `bucket`, and the hidden sums of both perspectives
+    /// for the backward pass.
+    fn forward(
+        &self,
+        inputs: &[Vec<u16>; 2],
+        bucket: usize,
+        us: &mut [f32],
+        them: &mut [f32],
+    ) -> f32 {
+        self.hidden_sums(&inputs[0], us);
+        self.hidden_sums(&inputs[1], them);
+        let h = self.shape.hidden;
         let (_, b1_end, w2_end) = self.offsets();
-        let w2 = b1_end + bucket * 2 * self.hidden;
-        let (w_us, w_them) = self.params[w2..w2 + 2 * self.hidden].split_at(self.hidden);
+        let w2 = b1_end + bucket * 2 * h;
+        let (w_us, w_them) = self.params[w2..w2 + 2 * h].split_at(h);
         let mut out = self.params[w2_end + bucket];
         for (x, w) in us.iter().zip(w_us).chain(them.iter().zip(w_them)) {
             let a = x.clamp(0.0, 1.0);
@@ -187,17 +243,17 @@ impl FloatNet {
             score: 0,
             result: 0.5,
         };
-        let mut us = vec![0.0; self.hidden];
-        let mut them = vec![0.0; self.hidden];
-        self.forward(&s, self.bucket(&s), &mut us, &mut them) * SCALE as f32
+        let mut us = vec![0.0; self.shape.hidden];
+        let mut them = vec![0.0; self.shape.hidden];
+        self.forward(&self.inputs(&s), self.bucket(&s), &mut us, &mut them) * SCALE as f32
     }
 
     /// The quantised net of the engine (`hidden` must be the engine's).
     pub fn quantise(&self) -> Result<Network> {
-        if self.hidden != nnue::HIDDEN {
+        if self.shape.hidden != nnue::HIDDEN {
             bail!(
                 "a net of {} hidden neurons cannot be quantised for this engine ({})",
-                self.hidden,
+                self.shape.hidden,
                 nnue::HIDDEN
             );
         }
@@ -220,14 +276,19 @@ impl FloatNet {
         })
     }
 
-    /// Checkpoint bytes: magic, hidden, output buckets, epoch done, Adam's
-    /// step, then the parameters and Adam's two moment vectors. (A
-    /// checkpoint from before buckets has the magic `CXCK`, one bucket, and
-    /// no bucket field.)
+    /// Checkpoint bytes: magic, hidden, king buckets, output buckets, epoch
+    /// done, Adam's step, then the parameters and Adam's two moment vectors.
+    /// (A checkpoint from before buckets has the magic `CXCK`, no buckets,
+    /// and no bucket fields.)
     fn checkpoint_bytes(&self, adam: &Adam, epoch: usize) -> Vec<u8> {
         let mut b = b"CXC2".to_vec();
-        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
-        b.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        for v in [
+            self.shape.hidden,
+            self.shape.king_buckets,
+            self.shape.buckets,
+        ] {
+            b.extend_from_slice(&(v as u32).to_le_bytes());
+        }
         b.extend_from_slice(&(epoch as u32).to_le_bytes());
         b.extend_from_slice(&adam.t.to_le_bytes());
         for v in self.params.iter().chain(&adam.m).chain(&adam.v) {
@@ -242,17 +303,21 @@ impl FloatNet {
             Some(b"CXC2") => true,
             _ => bail!("not a Chariot training checkpoint"),
         };
-        let header = if bucket_field { 24 } else { 20 };
+        let header = if bucket_field { 28 } else { 20 };
         if bytes.len() < header {
             bail!("checkpoint is truncated");
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let hidden = u32_at(4) as usize;
-        let (buckets, at) = if bucket_field {
-            (u32_at(8) as usize, 12)
+        let (shape, at) = if bucket_field {
+            let shape = Shape {
+                hidden: u32_at(4) as usize,
+                king_buckets: u32_at(8) as usize,
+                buckets: u32_at(12) as usize,
+            };
+            (shape, 16)
         } else {
-            (1, 8)
+            (Shape::plain(u32_at(4) as usize), 8)
         };
         let epoch = u32_at(at) as usize;
         let t = u64::from_le_bytes(
@@ -260,10 +325,10 @@ impl FloatNet {
                 .try_into()
                 .context("checkpoint header")?,
         );
-        if hidden == 0 || hidden > 4096 || !(buckets == 1 || buckets == OUTPUT_BUCKETS) {
+        if !shape.is_valid() {
             bail!("checkpoint is of another shape");
         }
-        let n = Self::len(hidden, buckets);
+        let n = shape.len();
         if bytes.len() != header + 12 * n {
             bail!("checkpoint is truncated or of another shape");
         }
@@ -272,8 +337,7 @@ impl FloatNet {
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         let net = FloatNet {
-            hidden,
-            buckets,
+            shape,
             params: floats[..n].to_vec(),
         };
         let adam = Adam {
@@ -347,7 +411,7 @@ fn accumulate(
     grad: &mut [f32],
 ) -> f64 {
     let lambda = cfg.lambda;
-    let h = net.hidden;
+    let h = net.shape.hidden;
     let (w1_end, b1_end, w2_end) = net.offsets();
     let mut us = vec![0.0f32; h];
     let mut them = vec![0.0f32; h];
@@ -357,7 +421,8 @@ fn accumulate(
     for &i in samples {
         let s = data.get(i);
         let bucket = net.bucket(&s);
-        let out = net.forward(&s, bucket, &mut us, &mut them);
+        let inputs = net.inputs(&s);
+        let out = net.forward(&inputs, bucket, &mut us, &mut them);
         let p = sigmoid(out);
         let err = p - target(&s, lambda);
         loss += (err * err) as f64;
@@ -382,17 +447,7 @@ fn accumulate(
             };
             grad[w1_end + k] += d_us[k] + d_them[k];
         }
-        let (f_us, f_them): (Vec<u16>, Vec<u16>) = match s.stm {
-            Color::Red => (
-                s.red.to_vec(),
-                s.red.iter().map(|&f| black_feature(f)).collect(),
-            ),
-            Color::Black => (
-                s.red.iter().map(|&f| black_feature(f)).collect(),
-                s.red.to_vec(),
-            ),
-        };
-        for (feats, d) in [(&f_us, &d_us), (&f_them, &d_them)] {
+        for (feats, d) in [(&inputs[0], &d_us), (&inputs[1], &d_them)] {
             for &f in feats {
                 // A tied weight learns from both of its inputs.
                 let f = if cfg.symmetric { canonical(f) } else { f };
@@ -418,12 +473,13 @@ pub fn mean_loss(net: &FloatNet, data: &Dataset, lambda: f32, threads: usize) ->
             .chunks(per)
             .map(|part| {
                 scope.spawn(move || {
-                    let mut us = vec![0.0; net.hidden];
-                    let mut them = vec![0.0; net.hidden];
+                    let mut us = vec![0.0; net.shape.hidden];
+                    let mut them = vec![0.0; net.shape.hidden];
                     part.iter()
                         .map(|&i| {
                             let s = data.get(i);
-                            let out = net.forward(&s, net.bucket(&s), &mut us, &mut them);
+                            let inputs = net.inputs(&s);
+                            let out = net.forward(&inputs, net.bucket(&s), &mut us, &mut them);
                             let e = sigmoid(out) - target(&s, lambda);
                             (e * e) as f64
                         })
@@ -464,6 +520,12 @@ pub fn train(
     if data.is_empty() {
         bail!("no training positions");
     }
+    if !cfg.shape.is_valid() {
+        bail!("no net has the shape {:?}", cfg.shape);
+    }
+    if cfg.symmetric && cfg.shape.king_buckets > 1 {
+        bail!("a king-bucketed net cannot be symmetric: its buckets mirror the board already");
+    }
     std::fs::create_dir_all(&cfg.out)
         .with_context(|| format!("cannot create {}", cfg.out.display()))?;
     let (mut net, mut adam, first_epoch) = match resume {
@@ -472,13 +534,11 @@ pub fn train(
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let (net, adam, epoch) =
                 FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))?;
-            if (net.hidden, net.buckets) != (cfg.hidden, cfg.buckets) {
+            if net.shape != cfg.shape {
                 bail!(
-                    "checkpoint has {} hidden neurons and {} output buckets, the command says {} and {}",
-                    net.hidden,
-                    net.buckets,
-                    cfg.hidden,
-                    cfg.buckets
+                    "checkpoint is of shape {:?}, the command asks for {:?}",
+                    net.shape,
+                    cfg.shape
                 );
             }
             eprintln!(
@@ -488,7 +548,7 @@ pub fn train(
             (net, adam, epoch)
         }
         None => {
-            let mut net = FloatNet::random(cfg.hidden, cfg.buckets, cfg.seed);
+            let mut net = FloatNet::random(cfg.shape, cfg.seed);
             if cfg.symmetric {
                 net.tie_mirrors();
             }
@@ -504,7 +564,7 @@ pub fn train(
     // With it, its file (and the name a quantised net takes when built in).
     let mut best: Option<(f64, usize, String)> = None;
     // Only a net of the engine's width is written as epoch-NNN.nnue.
-    let quantisable = net.hidden == nnue::HIDDEN;
+    let quantisable = net.shape.hidden == nnue::HIDDEN;
     for epoch in first_epoch..cfg.epochs {
         let lr = epoch_lr(cfg, epoch);
         let mut order: Vec<usize> = (0..data.len()).collect();
@@ -606,8 +666,13 @@ mod tests {
 
     #[test]
     fn checkpoints_round_trip_and_old_ones_read_as_one_bucket() {
-        for buckets in [1, OUTPUT_BUCKETS] {
-            let net = FloatNet::random(8, buckets, 3);
+        for (king_buckets, buckets) in [(1, 1), (1, OUTPUT_BUCKETS), (KING_BUCKETS, 1)] {
+            let shape = Shape {
+                hidden: 8,
+                king_buckets,
+                buckets,
+            };
+            let net = FloatNet::random(shape, 3);
             let mut adam = Adam::new(net.params.len());
             adam.t = 77;
             adam.m[5] = 0.25;
@@ -617,19 +682,79 @@ mod tests {
             assert_eq!(adam_back.m, adam.m);
             // Cut short, or with a bucket count the engine does not take.
             assert!(FloatNet::from_checkpoint(&bytes[..bytes.len() - 1]).is_err());
-            let mut odd = bytes.clone();
-            odd[8..12].copy_from_slice(&3u32.to_le_bytes());
-            assert!(FloatNet::from_checkpoint(&odd).is_err());
-            if buckets == 1 {
-                // The format before buckets: magic CXCK, no bucket field.
+            for at in [8, 12] {
+                let mut odd = bytes.clone();
+                odd[at..at + 4].copy_from_slice(&3u32.to_le_bytes());
+                assert!(FloatNet::from_checkpoint(&odd).is_err());
+            }
+            if shape == Shape::plain(8) {
+                // The format before buckets: magic CXCK, no bucket fields.
                 let mut old = b"CXCK".to_vec();
                 old.extend_from_slice(&bytes[4..8]);
-                old.extend_from_slice(&bytes[12..]);
+                old.extend_from_slice(&bytes[16..]);
                 let (back, _, epoch) = FloatNet::from_checkpoint(&old).expect("reads");
                 assert_eq!((back, epoch), (net, 4));
             }
         }
         assert!(FloatNet::from_checkpoint(b"CXC2").is_err());
         assert!(FloatNet::from_checkpoint(b"nonsense").is_err());
+    }
+
+    #[test]
+    fn king_bucketed_inputs_are_those_the_engine_reads() {
+        use chariot::nnue::View;
+        let shape = Shape {
+            king_buckets: KING_BUCKETS,
+            ..Shape::plain(8)
+        };
+        let net = FloatNet::random(shape, 1);
+        let mut rng = StdRng::seed_from_u64(2);
+        let mut pos = Position::startpos();
+        let mut views = std::collections::BTreeSet::new();
+        for i in 1..3000 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || i % 150 == 0 {
+                pos = Position::startpos();
+                continue;
+            }
+            let red: Vec<u16> = nnue::active_features(&pos, Color::Red)
+                .into_iter()
+                .map(|f| f as u16)
+                .collect();
+            let stm = pos.side_to_move();
+            let sample = Sample {
+                red: &red,
+                stm,
+                score: 0,
+                result: 0.5,
+            };
+            let inputs = net.inputs(&sample);
+            for (got, c) in inputs.into_iter().zip([stm, stm.flip()]) {
+                let view = View::of_king(c, pos.king_square(c));
+                views.insert((c.index(), view.offset, view.mirror));
+                let mut want: Vec<u16> = pos
+                    .occupied()
+                    .into_iter()
+                    .map(|sq| view.feature(c, pos.piece_at(sq), sq) as u16)
+                    .collect();
+                let mut got = got;
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "{}", pos.to_fen());
+            }
+            // Kings' moves half the time, to walk them round their palaces.
+            let kings: Vec<_> = moves
+                .iter()
+                .filter(|m| pos.piece_at(m.from()).kind() == PieceKind::King)
+                .collect();
+            let m = if !kings.is_empty() && rng.random_bool(0.5) {
+                *kings[rng.random_range(0..kings.len())]
+            } else {
+                moves[rng.random_range(0..moves.len())]
+            };
+            pos.make_move(m);
+        }
+        // Both sides' kings on most of the palace's nine squares.
+        assert!(views.len() >= 14, "{views:?}");
     }
 }

@@ -2,17 +2,19 @@
 //! resumed run equal to an uninterrupted one, the loss going down, and the
 //! quantised net agreeing with the float net within a stated tolerance.
 
-use chariot::nnue::{output_bucket, HIDDEN, OUTPUT_BUCKETS};
-use chariot::xiangqi::Position;
+use chariot::nnue::{output_bucket, View, HIDDEN, KING_BUCKETS, OUTPUT_BUCKETS};
+use chariot::xiangqi::{Color, PieceKind, Position};
 use chariot_tools::datagen::{self, Config as GenConfig};
 use chariot_tools::dataset;
-use chariot_tools::train::{self, mean_loss, Config};
+use chariot_tools::train::{self, mean_loss, Config, Shape};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 /// Quantisation error allowed, in centipawns: weights are rounded to 1/255
 /// (hidden) and 1/64 (output), and the output is cut to whole units.
 const TOLERANCE_CP: f32 = 12.0;
+/// The same for bucketed nets after a short run (see their test).
+const BUCKETED_TOLERANCE_CP: f32 = 18.0;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("chariot-train-{name}-{}", std::process::id()));
@@ -23,8 +25,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn config(out: PathBuf, epochs: usize, threads: usize) -> Config {
     Config {
-        hidden: HIDDEN,
-        buckets: 1,
+        shape: Shape::plain(HIDDEN),
         epochs,
         batch: 256,
         lr: 0.01,
@@ -70,7 +71,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
     let c = train::train(&config(dir.join("c"), 3, 2), &train_set, &valid, Some(&ck)).unwrap();
     assert!(a == c, "a resumed run differs from an uninterrupted one");
     // Learning happened.
-    let untrained = train::FloatNet::random(HIDDEN, 1, 5);
+    let untrained = train::FloatNet::random(Shape::plain(HIDDEN), 5);
     assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
 
     // The quantised net, read back from its file, agrees with the float net.
@@ -97,53 +98,91 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
 }
 
 #[test]
-fn a_bucketed_net_trains_resumes_and_quantises_faithfully() {
+fn bucketed_nets_train_resume_and_quantise_faithfully() {
     let dir = scratch("buckets");
     let data = self_play(&dir, 24, 10);
     let (train_set, valid, _) = dataset::load(&[&data]).unwrap();
-    let cfg = |out: &str| Config {
-        buckets: OUTPUT_BUCKETS,
-        ..config(dir.join(out), 2, 2)
-    };
-    let a = train::train(&cfg("a"), &train_set, &valid, None).unwrap();
-    assert_eq!(a.buckets, OUTPUT_BUCKETS);
-    let ck = dir.join("a").join("checkpoint-001.ck");
-    let b = train::train(&cfg("b"), &train_set, &valid, Some(&ck)).unwrap();
-    assert!(a == b, "a resumed run differs from an uninterrupted one");
-    // A checkpoint of one output does not resume a bucketed run.
-    let single = train::train(&config(dir.join("c"), 1, 2), &train_set, &valid, None).unwrap();
-    assert_eq!(single.buckets, 1);
-    let ck1 = dir.join("c").join("checkpoint-001.ck");
-    assert!(train::train(&cfg("d"), &train_set, &valid, Some(&ck1)).is_err());
-    let untrained = train::FloatNet::random(HIDDEN, OUTPUT_BUCKETS, 5);
-    assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
+    // A plain run, whose checkpoint resumes no bucketed run.
+    let plain = train::train(&config(dir.join("plain"), 1, 2), &train_set, &valid, None).unwrap();
+    assert_eq!(plain.shape, Shape::plain(HIDDEN));
+    let plain_ck = dir.join("plain").join("checkpoint-001.ck");
+    for (king_buckets, buckets) in [
+        (1, OUTPUT_BUCKETS),
+        (KING_BUCKETS, 1),
+        (KING_BUCKETS, OUTPUT_BUCKETS),
+    ] {
+        let shape = Shape {
+            hidden: HIDDEN,
+            king_buckets,
+            buckets,
+        };
+        let name = format!("k{king_buckets}-o{buckets}");
+        let cfg = |out: &str| Config {
+            shape,
+            ..config(dir.join(format!("{name}-{out}")), 2, 2)
+        };
+        let a = train::train(&cfg("a"), &train_set, &valid, None).unwrap();
+        assert_eq!(a.shape, shape);
+        let ck = dir.join(format!("{name}-a")).join("checkpoint-001.ck");
+        let b = train::train(&cfg("b"), &train_set, &valid, Some(&ck)).unwrap();
+        assert!(
+            a == b,
+            "{name}: a resumed run differs from an uninterrupted one"
+        );
+        assert!(train::train(&cfg("c"), &train_set, &valid, Some(&plain_ck)).is_err());
+        let untrained = train::FloatNet::random(shape, 5);
+        assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
 
-    // The engine reads the quantised net and agrees with the float net in
-    // every bucket the game passes through.
-    let bytes = std::fs::read(dir.join("a").join("epoch-002.nnue")).unwrap();
-    let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
-    assert_eq!(q.buckets(), OUTPUT_BUCKETS);
-    let mut worst = 0.0f32;
-    let mut buckets = std::collections::BTreeSet::new();
-    let mut pos = Position::startpos();
-    for i in 0..300 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
+        // The engine reads the quantised net, and its accumulators, kept
+        // incrementally, agree with the float net in every bucket and
+        // every king's view the game passes through.
+        let bytes = std::fs::read(dir.join(format!("{name}-a")).join("epoch-002.nnue")).unwrap();
+        let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+        assert_eq!((q.king_buckets(), q.buckets()), (king_buckets, buckets));
+        let mut worst = 0.0f32;
+        let mut seen = std::collections::BTreeSet::new();
+        let mut pos = Position::startpos();
+        let mut acc = q.refresh(&pos);
+        for i in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let views = Color::ALL.map(|c| View::of_king(c, pos.king_square(c)));
+            seen.insert((output_bucket(&pos), views[0].offset, views[1].mirror));
+            let fl = a.evaluate(&pos);
+            let qu = q.evaluate(&acc, &pos) as f32;
+            worst = worst.max((fl - qu).abs());
+            // Kings' moves and captures first, so that the views and the
+            // material (and the output bucket) change.
+            let king = moves
+                .iter()
+                .find(|&&m| i % 3 == 0 && pos.piece_at(m.from()).kind() == PieceKind::King);
+            let capture = moves.iter().find(|&&m| pos.is_capture(m));
+            pos.make_move(*king.or(capture).unwrap_or(&moves[(i * 7) % moves.len()]));
+            q.update(&mut acc, &pos.last_change().unwrap(), &pos);
         }
-        buckets.insert(output_bucket(&pos));
-        let fl = a.evaluate(&pos);
-        let qu = q.evaluate(&q.refresh(&pos), &pos) as f32;
-        worst = worst.max((fl - qu).abs());
-        // Captures first, so that the material (and the bucket) changes.
-        let capture = moves.iter().find(|&&m| pos.is_capture(m));
-        pos.make_move(*capture.unwrap_or(&moves[(i * 7) % moves.len()]));
+        assert!(seen.len() >= 8, "{name}: {seen:?}");
+        // Buckets the short run hardly visits (a king off its back rank, a
+        // board nearly bare) keep much of their random start, whose larger
+        // weights round less well: a looser bound. A wrong view would miss
+        // by far more, and the inputs are checked exactly in the trainer's
+        // own tests.
+        assert!(
+            worst <= BUCKETED_TOLERANCE_CP,
+            "{name}: quantised and float nets differ by {worst} cp"
+        );
     }
-    assert!(buckets.len() >= 4, "{buckets:?}");
-    assert!(
-        worst <= TOLERANCE_CP,
-        "quantised and float nets differ by {worst} cp"
-    );
+    // King buckets mirror the board already: no symmetric tie on top.
+    let symmetric = Config {
+        shape: Shape {
+            king_buckets: KING_BUCKETS,
+            ..Shape::plain(HIDDEN)
+        },
+        symmetric: true,
+        ..config(dir.join("sym"), 1, 2)
+    };
+    assert!(train::train(&symmetric, &train_set, &valid, None).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -157,7 +196,7 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
         ..config(dir.join("s"), 2, 2)
     };
     let net = train::train(&cfg, &train_set, &train_set, None).unwrap();
-    let untrained = train::FloatNet::random(HIDDEN, 1, 5);
+    let untrained = train::FloatNet::random(Shape::plain(HIDDEN), 5);
     assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
     let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
     let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
