@@ -6,9 +6,10 @@
 //! incrementally: a move subtracts and adds a few weight columns instead of
 //! recomputing. A king-bucketed net has `KING_BUCKETS` sets of those inputs,
 //! the perspective's chosen by where its own king stands ([`View`]); a king
-//! move into another bucket recomputes that perspective. The two accumulators, the side to move's first, go through a
-//! squared clipped ReLU into one output neuron, or into one of
-//! `OUTPUT_BUCKETS` chosen by the material left ([`output_bucket`]).
+//! move into another bucket recomputes that perspective. The two
+//! accumulators, the side to move's first, go through a squared clipped ReLU
+//! into one output neuron, or into one of `OUTPUT_BUCKETS` chosen by the
+//! material left ([`output_bucket`]).
 //!
 //! Numbers are quantised: the hidden layer's weights and sums are i16 scaled
 //! by `QA`, the output weights by `QB`; the output times `SCALE` is in
@@ -18,7 +19,7 @@
 //!
 //! ```text
 //! 4   magic "CXNN"
-//! 2   version (1: one output; 2: output buckets)
+//! 2   version (1: plain; 2: king buckets, output buckets or both)
 //! 2   flags (0)
 //! 2   inputs (1260, or 7560 with king buckets)
 //! 2   hidden      2  QA      2  QB      2  SCALE
@@ -83,7 +84,7 @@ pub const OUTPUT_BUCKETS: usize = 8;
 const MAGIC: [u8; 4] = *b"CXNN";
 /// The format of a net of one output.
 const VERSION: u16 = 1;
-/// The format of a net with output buckets.
+/// The format of a net with buckets of either kind.
 const VERSION_BUCKETS: u16 = 2;
 const HEADER_LEN: usize = 20;
 
