@@ -97,7 +97,10 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+// Seven training runs, two of them of six sets of inputs: the release run
+// of the test suite has it.
 #[test]
+#[cfg_attr(debug_assertions, ignore)]
 fn bucketed_nets_train_resume_and_quantise_faithfully() {
     let dir = scratch("buckets");
     let data = self_play(&dir, 24, 10);
