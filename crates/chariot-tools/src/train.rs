@@ -21,10 +21,9 @@
 use crate::dataset::{black_feature, mirror_feature, Dataset, Sample};
 use anyhow::{bail, Context, Result};
 use chariot::nnue::{
-    self, Network, INPUTS, KING_BUCKETS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE,
+    self, Network, View, INPUTS, KING_BUCKETS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE,
 };
-use chariot::xiangqi::PieceKind;
-use chariot::xiangqi::{Color, Position};
+use chariot::xiangqi::{Color, PieceKind, Position, Square};
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -158,13 +157,18 @@ impl FloatNet {
             return [us, them];
         }
         [us, them].map(|features| {
-            // Its own king: kind 0, own side, so an input below 90 (its square).
-            let king = features.iter().copied().find(|&f| f < 90).unwrap_or(4);
-            let (rank, file) = (usize::from(king / 9).min(2), king % 9);
-            let offset = ((rank * 2 + usize::from(file == 4)) * INPUTS) as u16;
+            // Its own king: kind 0, own side, so an input below 90 (its
+            // square). The inputs are in the perspective's own frame, which
+            // for Red is the board's.
+            let king = features
+                .iter()
+                .find_map(|&f| Square::from_index(usize::from(f)).filter(|_| f < 90))
+                .unwrap_or(Square::new(4, 0));
+            let view = View::of_king(Color::Red, king);
+            let offset = view.offset as u16;
             features
                 .into_iter()
-                .map(|f| offset + if file > 4 { mirror_feature(f) } else { f })
+                .map(|f| offset + if view.mirror { mirror_feature(f) } else { f })
                 .collect()
         })
     }
@@ -702,7 +706,6 @@ mod tests {
 
     #[test]
     fn king_bucketed_inputs_are_those_the_engine_reads() {
-        use chariot::nnue::View;
         let shape = Shape {
             king_buckets: KING_BUCKETS,
             ..Shape::plain(8)
