@@ -318,13 +318,12 @@ impl Network {
             return Err(NetError::Quantisation);
         }
         // Version 2 is for buckets only: a plain net is version 1.
+        let known = buckets == 1 || usize::from(buckets) == OUTPUT_BUCKETS;
         let plain = king_buckets == 1 && buckets == 1;
-        if buckets as usize != OUTPUT_BUCKETS
-            && (buckets != 1 || plain && version == VERSION_BUCKETS)
-        {
+        if !known || (plain && version == VERSION_BUCKETS) {
             return Err(NetError::Buckets(buckets));
         }
-        let buckets = buckets as usize;
+        let buckets = usize::from(buckets);
         let want = file_len(king_buckets, buckets);
         if bytes.len() != want {
             return Err(NetError::Size {

@@ -264,14 +264,18 @@ fn run(cli: Cli) -> Result<()> {
             mirror,
             symmetric,
         } => {
-            if !(1..=4096).contains(&hidden) || batch == 0 || epochs == 0 {
-                bail!("--hidden must be 1..4096, --batch and --epochs at least 1");
-            }
-            if output_buckets != 1 && output_buckets != chariot::nnue::OUTPUT_BUCKETS {
-                bail!(
-                    "--output-buckets must be 1 or {}",
-                    chariot::nnue::OUTPUT_BUCKETS
-                );
+            let shape = train::Shape {
+                hidden,
+                king_buckets: if king_buckets {
+                    chariot::nnue::KING_BUCKETS
+                } else {
+                    1
+                },
+                buckets: output_buckets,
+            };
+            shape.check()?;
+            if batch == 0 || epochs == 0 {
+                bail!("--batch and --epochs must be at least 1");
             }
             if !((0.0..=1.0).contains(&lambda) && lr > 0.0 && lr < 1.0) {
                 bail!("--lambda must be within 0..1 and --lr within (0, 1)");
@@ -292,15 +296,7 @@ fn run(cli: Cli) -> Result<()> {
                 started.elapsed().as_secs_f64()
             );
             let cfg = train::Config {
-                shape: train::Shape {
-                    hidden,
-                    king_buckets: if king_buckets {
-                        chariot::nnue::KING_BUCKETS
-                    } else {
-                        1
-                    },
-                    buckets: output_buckets,
-                },
+                shape,
                 epochs,
                 batch,
                 lr,

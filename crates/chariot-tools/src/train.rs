@@ -58,11 +58,25 @@ impl Shape {
         }
     }
 
-    /// Whether the engine's nets can have this shape (the width aside).
-    fn is_valid(self) -> bool {
-        (1..=4096).contains(&self.hidden)
-            && [1, KING_BUCKETS].contains(&self.king_buckets)
-            && [1, OUTPUT_BUCKETS].contains(&self.buckets)
+    /// Whether a net can have this shape (a width other than the engine's
+    /// is trained for measuring, not quantised), and if not, why.
+    pub fn check(self) -> Result<()> {
+        if !(1..=4096).contains(&self.hidden) {
+            bail!("hidden neurons must be 1..4096, not {}", self.hidden);
+        }
+        if ![1, KING_BUCKETS].contains(&self.king_buckets) {
+            bail!(
+                "king buckets must be 1 or {KING_BUCKETS}, not {}",
+                self.king_buckets
+            );
+        }
+        if ![1, OUTPUT_BUCKETS].contains(&self.buckets) {
+            bail!(
+                "output buckets must be 1 or {OUTPUT_BUCKETS}, not {}",
+                self.buckets
+            );
+        }
+        Ok(())
     }
 
     /// The parameters: w1, b1, w2, b2.
@@ -162,7 +176,8 @@ impl FloatNet {
             // for Red is the board's.
             let king = features
                 .iter()
-                .find_map(|&f| Square::from_index(usize::from(f)).filter(|_| f < 90))
+                .find(|&&f| f < 90)
+                .and_then(|&f| Square::from_index(usize::from(f)))
                 .unwrap_or(Square::new(4, 0));
             let view = View::of_king(Color::Red, king);
             let offset = view.offset as u16;
@@ -329,9 +344,7 @@ impl FloatNet {
                 .try_into()
                 .context("checkpoint header")?,
         );
-        if !shape.is_valid() {
-            bail!("checkpoint is of another shape");
-        }
+        shape.check().context("checkpoint is of another shape")?;
         let n = shape.len();
         if bytes.len() != header + 12 * n {
             bail!("checkpoint is truncated or of another shape");
@@ -524,9 +537,7 @@ pub fn train(
     if data.is_empty() {
         bail!("no training positions");
     }
-    if !cfg.shape.is_valid() {
-        bail!("no net has the shape {:?}", cfg.shape);
-    }
+    cfg.shape.check()?;
     if cfg.symmetric && cfg.shape.king_buckets > 1 {
         bail!("a king-bucketed net cannot be symmetric: its buckets mirror the board already");
     }
