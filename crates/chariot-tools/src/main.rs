@@ -81,8 +81,13 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
         /// Continue from a checkpoint (`checkpoint-NNN.ck`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "init")]
         resume: Option<PathBuf>,
+        /// Start from a net's weights (the last generation's: a file, or
+        /// `<built-in>`) instead of random ones; a net with one output or
+        /// one set of inputs is copied into every bucket the run asks for.
+        #[arg(long)]
+        init: Option<String>,
         /// Also train on each position's mirror image (left to right),
         /// doubling the training positions; validation stays on the games'
         /// own positions.
@@ -261,6 +266,7 @@ fn run(cli: Cli) -> Result<()> {
             threads,
             out,
             resume,
+            init,
             mirror,
             symmetric,
         } => {
@@ -280,6 +286,16 @@ fn run(cli: Cli) -> Result<()> {
             if !((0.0..=1.0).contains(&lambda) && lr > 0.0 && lr < 1.0) {
                 bail!("--lambda must be within 0..1 and --lr within (0, 1)");
             }
+            let init = match &init {
+                None => None,
+                Some(name) => match chariot::nets::Evaluation::from_name(name)
+                    .map_err(|e| anyhow::anyhow!("--init '{name}' refused: {e}"))?
+                    .net
+                {
+                    Some(net) => Some(net),
+                    None => bail!("--init needs a net, not the classical evaluation"),
+                },
+            };
             let started = std::time::Instant::now();
             let (mut train_set, valid, report) = dataset::load(&data)?;
             if mirror {
@@ -306,7 +322,12 @@ fn run(cli: Cli) -> Result<()> {
                 out: out.unwrap_or_else(|| cache_dir().join("train")),
                 symmetric,
             };
-            train::train(&cfg, &train_set, &valid, resume.as_deref())?;
+            let start = match (&resume, &init) {
+                (Some(path), _) => train::Start::Resume(path),
+                (None, Some(net)) => train::Start::Init(net),
+                (None, None) => train::Start::Random,
+            };
+            train::train(&cfg, &train_set, &valid, start)?;
             eprintln!(
                 "train: done in {:.0} s; nets in {}",
                 started.elapsed().as_secs_f64(),

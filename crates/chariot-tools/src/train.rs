@@ -105,6 +105,20 @@ pub struct Config {
     pub symmetric: bool,
 }
 
+/// Where a training run starts.
+#[derive(Clone, Copy, Debug)]
+pub enum Start<'a> {
+    /// Small random weights from the run's seed.
+    Random,
+    /// A checkpoint of the same shape (`checkpoint-NNN.ck`), its optimiser
+    /// state and epoch count included.
+    Resume(&'a Path),
+    /// A quantised net's weights, widened to the run's shape (see
+    /// [`FloatNet::from_network`]), with a fresh optimiser: a new
+    /// generation trained on from the last one's knowledge.
+    Init(&'a Network),
+}
+
 /// The network in f32.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
@@ -140,6 +154,60 @@ impl FloatNet {
             };
         }
         FloatNet { shape, params }
+    }
+
+    /// The float net a quantised one stands for (each weight over its
+    /// quantisation scale), in `shape`. The net may have fewer buckets than
+    /// `shape` asks for, one set of inputs or one output: that one is then
+    /// copied into every bucket, so that the widened net starts out
+    /// evaluating as the net did (king buckets: exactly while no king stands
+    /// right of centre, where the board is read mirrored).
+    pub fn from_network(net: &Network, shape: Shape) -> Result<FloatNet> {
+        shape.check()?;
+        if shape.hidden != nnue::HIDDEN {
+            bail!(
+                "a net of {} hidden neurons cannot start from the engine's ({})",
+                shape.hidden,
+                nnue::HIDDEN
+            );
+        }
+        let widen = |have: usize, want: usize, what: &str| {
+            if have == want || have == 1 {
+                Ok(want / have)
+            } else {
+                Err(anyhow::anyhow!(
+                    "the net has {have} {what}, the run asks for {want}"
+                ))
+            }
+        };
+        let inputs_copies = widen(net.king_buckets(), shape.king_buckets, "king buckets")?;
+        let output_copies = widen(net.buckets(), shape.buckets, "output buckets")?;
+        let (qa, qb) = (QA as f32, QB as f32);
+        let repeat = |v: Vec<f32>, n: usize| v.repeat(n);
+        let mut params = repeat(
+            net.hidden_weights
+                .iter()
+                .map(|&w| f32::from(w) / qa)
+                .collect(),
+            inputs_copies,
+        );
+        params.extend(net.hidden_bias.iter().map(|&b| f32::from(b) / qa));
+        params.extend(repeat(
+            net.output_weights
+                .iter()
+                .map(|&w| f32::from(w) / qb)
+                .collect(),
+            output_copies,
+        ));
+        params.extend(repeat(
+            net.output_bias
+                .iter()
+                .map(|&b| b as f32 / (qa * qb))
+                .collect(),
+            output_copies,
+        ));
+        debug_assert_eq!(params.len(), shape.len());
+        Ok(FloatNet { shape, params })
     }
 
     /// The output bucket of a sample (as `nnue::output_bucket` gives it for
@@ -528,12 +596,7 @@ fn epoch_lr(cfg: &Config, epoch: usize) -> f32 {
 
 /// Trains from scratch or from a checkpoint, writing a checkpoint and the
 /// quantised net after every epoch. Returns the trained net.
-pub fn train(
-    cfg: &Config,
-    data: &Dataset,
-    valid: &Dataset,
-    resume: Option<&Path>,
-) -> Result<FloatNet> {
+pub fn train(cfg: &Config, data: &Dataset, valid: &Dataset, start: Start) -> Result<FloatNet> {
     if data.is_empty() {
         bail!("no training positions");
     }
@@ -543,8 +606,17 @@ pub fn train(
     }
     std::fs::create_dir_all(&cfg.out)
         .with_context(|| format!("cannot create {}", cfg.out.display()))?;
-    let (mut net, mut adam, first_epoch) = match resume {
-        Some(path) => {
+    // A new run: a symmetric net's weights tied from the start, a fresh
+    // optimiser, no epoch done.
+    let fresh = |mut net: FloatNet| {
+        if cfg.symmetric {
+            net.tie_mirrors();
+        }
+        let n = net.params.len();
+        (net, Adam::new(n), 0)
+    };
+    let (mut net, mut adam, first_epoch) = match start {
+        Start::Resume(path) => {
             let bytes =
                 std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             let (net, adam, epoch) =
@@ -562,14 +634,8 @@ pub fn train(
             );
             (net, adam, epoch)
         }
-        None => {
-            let mut net = FloatNet::random(cfg.shape, cfg.seed);
-            if cfg.symmetric {
-                net.tie_mirrors();
-            }
-            let n = net.params.len();
-            (net, Adam::new(n), 0)
-        }
+        Start::Random => fresh(FloatNet::random(cfg.shape, cfg.seed)),
+        Start::Init(from) => fresh(FloatNet::from_network(from, cfg.shape)?),
     };
     let n = net.params.len();
     let mut parts_grad: Vec<Vec<f32>> = vec![vec![0.0; n]; PARTS];
@@ -770,5 +836,75 @@ mod tests {
         }
         // Both sides' kings on most of the palace's nine squares.
         assert!(views.len() >= 14, "{views:?}");
+    }
+
+    /// A quantised net's evaluation of a position, from a fresh accumulator.
+    fn quantised_eval(net: &Network, pos: &Position) -> i32 {
+        net.evaluate(&net.refresh(pos), pos)
+    }
+
+    #[test]
+    fn a_run_can_start_from_a_quantised_net_widened_into_buckets() {
+        // A plain net with weights over the quantised ranges (a random
+        // float net's are too small to show a wrong scale).
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut draw = |n: usize, max: i16| -> Vec<i16> {
+            (0..n).map(|_| rng.random_range(-max..=max)).collect()
+        };
+        let plain = Network {
+            hidden_weights: draw(INPUTS * nnue::HIDDEN, 120),
+            hidden_bias: draw(nnue::HIDDEN, 120),
+            output_weights: draw(2 * nnue::HIDDEN, MAX_OUTPUT_WEIGHT),
+            output_bias: vec![-123_456],
+        };
+        // Read back as it is: the same net again.
+        let same = FloatNet::from_network(&plain, Shape::plain(nnue::HIDDEN)).expect("reads");
+        assert_eq!(same.quantise().expect("quantises"), plain);
+        let o8 = Shape {
+            buckets: OUTPUT_BUCKETS,
+            ..Shape::plain(nnue::HIDDEN)
+        };
+        let k6 = Shape {
+            king_buckets: KING_BUCKETS,
+            ..Shape::plain(nnue::HIDDEN)
+        };
+        let widened = [o8, k6].map(|shape| {
+            let net = FloatNet::from_network(&plain, shape).expect("widens");
+            assert_eq!(net.shape, shape);
+            net.quantise().expect("quantises")
+        });
+        // Widened, it evaluates as before: in every output bucket, and in
+        // every king bucket not read mirrored.
+        let mut rng = StdRng::seed_from_u64(6);
+        let mut pos = Position::startpos();
+        let (mut checked, mut buckets) = (0, std::collections::BTreeSet::new());
+        for i in 1..4000 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || i % 200 == 0 {
+                pos = Position::startpos();
+                continue;
+            }
+            let want = quantised_eval(&plain, &pos);
+            assert_eq!(quantised_eval(&widened[0], &pos), want, "{}", pos.to_fen());
+            buckets.insert(nnue::output_bucket(&pos));
+            let mirrored =
+                [Color::Red, Color::Black].map(|c| View::of_king(c, pos.king_square(c)).mirror);
+            if mirrored == [false, false] {
+                assert_eq!(quantised_eval(&widened[1], &pos), want, "{}", pos.to_fen());
+                checked += 1;
+            }
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+        }
+        assert!(
+            checked > 1000 && buckets.len() >= 4,
+            "{checked} {buckets:?}"
+        );
+        // Narrowing or another width is refused, with the reason.
+        let o8_net = &widened[0];
+        let err = FloatNet::from_network(o8_net, Shape::plain(nnue::HIDDEN)).unwrap_err();
+        assert!(err.to_string().contains("output buckets"), "{err}");
+        let err = FloatNet::from_network(&widened[1], o8).unwrap_err();
+        assert!(err.to_string().contains("king buckets"), "{err}");
+        assert!(FloatNet::from_network(&plain, Shape::plain(8)).is_err());
     }
 }

@@ -6,7 +6,7 @@ use chariot::nnue::{output_bucket, View, HIDDEN, KING_BUCKETS, OUTPUT_BUCKETS};
 use chariot::xiangqi::{Color, PieceKind, Position};
 use chariot_tools::datagen::{self, Config as GenConfig};
 use chariot_tools::dataset;
-use chariot_tools::train::{self, mean_loss, Config, Shape};
+use chariot_tools::train::{self, mean_loss, Config, Shape, Start};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -62,13 +62,31 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
     assert_eq!(report.games, 24);
     assert!(train_set.len() > 500 && !valid.is_empty());
 
-    let a = train::train(&config(dir.join("a"), 3, 1), &train_set, &valid, None).unwrap();
-    let b = train::train(&config(dir.join("b"), 3, 2), &train_set, &valid, None).unwrap();
+    let a = train::train(
+        &config(dir.join("a"), 3, 1),
+        &train_set,
+        &valid,
+        Start::Random,
+    )
+    .unwrap();
+    let b = train::train(
+        &config(dir.join("b"), 3, 2),
+        &train_set,
+        &valid,
+        Start::Random,
+    )
+    .unwrap();
     assert!(a == b, "one thread and two trained different nets");
     // Resumed from the checkpoint after its second epoch, the run ends
     // with the same net.
     let ck = dir.join("a").join("checkpoint-002.ck");
-    let c = train::train(&config(dir.join("c"), 3, 2), &train_set, &valid, Some(&ck)).unwrap();
+    let c = train::train(
+        &config(dir.join("c"), 3, 2),
+        &train_set,
+        &valid,
+        Start::Resume(&ck),
+    )
+    .unwrap();
     assert!(a == c, "a resumed run differs from an uninterrupted one");
     // Learning happened.
     let untrained = train::FloatNet::random(Shape::plain(HIDDEN), 5);
@@ -106,7 +124,13 @@ fn bucketed_nets_train_resume_and_quantise_faithfully() {
     let data = self_play(&dir, 24, 10);
     let (train_set, valid, _) = dataset::load(&[&data]).unwrap();
     // A plain run, whose checkpoint resumes no bucketed run.
-    let plain = train::train(&config(dir.join("plain"), 1, 2), &train_set, &valid, None).unwrap();
+    let plain = train::train(
+        &config(dir.join("plain"), 1, 2),
+        &train_set,
+        &valid,
+        Start::Random,
+    )
+    .unwrap();
     assert_eq!(plain.shape, Shape::plain(HIDDEN));
     let plain_ck = dir.join("plain").join("checkpoint-001.ck");
     for (king_buckets, buckets) in [
@@ -124,15 +148,15 @@ fn bucketed_nets_train_resume_and_quantise_faithfully() {
             shape,
             ..config(dir.join(format!("{name}-{out}")), 2, 2)
         };
-        let a = train::train(&cfg("a"), &train_set, &valid, None).unwrap();
+        let a = train::train(&cfg("a"), &train_set, &valid, Start::Random).unwrap();
         assert_eq!(a.shape, shape);
         let ck = dir.join(format!("{name}-a")).join("checkpoint-001.ck");
-        let b = train::train(&cfg("b"), &train_set, &valid, Some(&ck)).unwrap();
+        let b = train::train(&cfg("b"), &train_set, &valid, Start::Resume(&ck)).unwrap();
         assert!(
             a == b,
             "{name}: a resumed run differs from an uninterrupted one"
         );
-        assert!(train::train(&cfg("c"), &train_set, &valid, Some(&plain_ck)).is_err());
+        assert!(train::train(&cfg("c"), &train_set, &valid, Start::Resume(&plain_ck)).is_err());
         let untrained = train::FloatNet::random(shape, 5);
         assert!(mean_loss(&a, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
 
@@ -185,7 +209,7 @@ fn bucketed_nets_train_resume_and_quantise_faithfully() {
         symmetric: true,
         ..config(dir.join("sym"), 1, 2)
     };
-    assert!(train::train(&symmetric, &train_set, &valid, None).is_err());
+    assert!(train::train(&symmetric, &train_set, &valid, Start::Random).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -198,7 +222,7 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
         symmetric: true,
         ..config(dir.join("s"), 2, 2)
     };
-    let net = train::train(&cfg, &train_set, &train_set, None).unwrap();
+    let net = train::train(&cfg, &train_set, &train_set, Start::Random).unwrap();
     let untrained = train::FloatNet::random(Shape::plain(HIDDEN), 5);
     assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
     let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
@@ -270,5 +294,79 @@ fn the_command_names_the_best_epoch_and_the_file_it_takes_when_built_in() {
         line.ends_with(&builtin),
         "{line:?} does not end with {builtin:?}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_command_starts_a_bucketed_run_from_the_built_in_net() {
+    let dir = scratch("init");
+    let data = self_play(&dir, 12, 7);
+    let train = |extra: &[&str], out: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chariot-tools"))
+            .arg("train")
+            .arg("--data")
+            .arg(&data)
+            .args(["--epochs", "1", "--batch", "256", "--threads", "2"])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.join(out))
+            .output()
+            .unwrap()
+    };
+    // A learning rate too small to move a weight by a quantisation step:
+    // the net written is the built-in one with its output in all 8 buckets.
+    let run = train(
+        &[
+            "--init",
+            "<built-in>",
+            "--output-buckets",
+            "8",
+            "--lr",
+            "1e-9",
+        ],
+        "o8",
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = std::fs::read(dir.join("o8").join("epoch-001.nnue")).unwrap();
+    let o8 = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+    let builtin = chariot::nets::builtin_net().expect("the built-in net reads");
+    assert_eq!(o8.buckets(), OUTPUT_BUCKETS);
+    let eval = |net: &chariot::nnue::Network, p: &Position| net.evaluate(&net.refresh(p), p);
+    let mut pos = Position::startpos();
+    let mut buckets = std::collections::BTreeSet::new();
+    for i in 0..300 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        assert_eq!(eval(&o8, &pos), eval(&builtin, &pos), "{}", pos.to_fen());
+        buckets.insert(output_bucket(&pos));
+        pos.make_move(moves[(i * 7) % moves.len()]);
+    }
+    assert!(buckets.len() >= 3, "{buckets:?}");
+    // Refused, each with its reason: the classical evaluation, a file that
+    // is no net, and a resumed run as well.
+    for (args, says) in [
+        (vec!["--init", "<classical>"], "needs a net"),
+        (
+            vec!["--init", "/nonexistent.nnue"],
+            "--init '/nonexistent.nnue' refused",
+        ),
+        (
+            vec!["--init", "<built-in>", "--resume", "x.ck"],
+            "cannot be used with",
+        ),
+    ] {
+        let run = train(&args, "refused");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            !run.status.success() && stderr.contains(says),
+            "{args:?}: {stderr}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
