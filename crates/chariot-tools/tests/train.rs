@@ -62,31 +62,25 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
     assert_eq!(report.games, 24);
     assert!(train_set.len() > 500 && !valid.is_empty());
 
-    let a = train::train(
-        &config(dir.join("a"), 3, 1),
-        &train_set,
-        &valid,
-        Start::Random,
-    )
-    .unwrap();
-    let b = train::train(
-        &config(dir.join("b"), 3, 2),
-        &train_set,
-        &valid,
-        Start::Random,
-    )
-    .unwrap();
+    let run = |out: &str, threads: usize, start: Start| {
+        train::train(
+            &config(dir.join(out), 3, threads),
+            &train_set,
+            &valid,
+            start,
+        )
+        .unwrap()
+    };
+    let a = run("a", 1, Start::Random);
+    let b = run("b", 2, Start::Random);
     assert!(a == b, "one thread and two trained different nets");
     // Resumed from the checkpoint after its second epoch, the run ends
     // with the same net.
-    let ck = dir.join("a").join("checkpoint-002.ck");
-    let c = train::train(
-        &config(dir.join("c"), 3, 2),
-        &train_set,
-        &valid,
-        Start::Resume(&ck),
-    )
-    .unwrap();
+    let c = run(
+        "c",
+        2,
+        Start::Resume(&dir.join("a").join("checkpoint-002.ck")),
+    );
     assert!(a == c, "a resumed run differs from an uninterrupted one");
     // Learning happened.
     let untrained = train::FloatNet::random(Shape::plain(HIDDEN), 5);
