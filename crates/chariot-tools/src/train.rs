@@ -183,29 +183,17 @@ impl FloatNet {
         let inputs_copies = widen(net.king_buckets(), shape.king_buckets, "king buckets")?;
         let output_copies = widen(net.buckets(), shape.buckets, "output buckets")?;
         let (qa, qb) = (QA as f32, QB as f32);
-        let repeat = |v: Vec<f32>, n: usize| v.repeat(n);
-        let mut params = repeat(
-            net.hidden_weights
-                .iter()
-                .map(|&w| f32::from(w) / qa)
-                .collect(),
-            inputs_copies,
-        );
-        params.extend(net.hidden_bias.iter().map(|&b| f32::from(b) / qa));
-        params.extend(repeat(
-            net.output_weights
-                .iter()
-                .map(|&w| f32::from(w) / qb)
-                .collect(),
-            output_copies,
-        ));
-        params.extend(repeat(
-            net.output_bias
-                .iter()
-                .map(|&b| b as f32 / (qa * qb))
-                .collect(),
-            output_copies,
-        ));
+        let scaled =
+            |v: &[i16], scale: f32| v.iter().map(|&w| f32::from(w) / scale).collect::<Vec<_>>();
+        let mut params = scaled(&net.hidden_weights, qa).repeat(inputs_copies);
+        params.extend(scaled(&net.hidden_bias, qa));
+        params.extend(scaled(&net.output_weights, qb).repeat(output_copies));
+        let bias: Vec<f32> = net
+            .output_bias
+            .iter()
+            .map(|&b| b as f32 / (qa * qb))
+            .collect();
+        params.extend(bias.repeat(output_copies));
         debug_assert_eq!(params.len(), shape.len());
         Ok(FloatNet { shape, params })
     }
