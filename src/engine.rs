@@ -384,7 +384,7 @@ impl Engine {
     /// The static evaluation of a position for the side to move.
     pub fn static_eval(&self, pos: &Position) -> i32 {
         match &self.eval.net {
-            Some(net) => net.evaluate(&net.refresh(pos), pos),
+            Some(net) => net.evaluate_fresh(pos),
             None => evaluate_fresh(pos),
         }
     }

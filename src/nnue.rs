@@ -501,6 +501,12 @@ impl Network {
         }
     }
 
+    /// The evaluation of `pos` for the side to move, from fresh
+    /// accumulators (outside a search, which keeps them incrementally).
+    pub fn evaluate_fresh(&self, pos: &Position) -> i32 {
+        self.evaluate(&self.refresh(pos), pos)
+    }
+
     /// The evaluation of `pos` for the side to move, in centipawns, from
     /// its accumulators `acc`.
     #[inline]

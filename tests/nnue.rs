@@ -291,7 +291,7 @@ fn a_king_bucketed_net_reads_its_kings_bucket_mirrored_on_the_side_files() {
         ..plain.clone()
     };
     assert_eq!(copied.king_buckets(), KING_BUCKETS);
-    let eval = |net: &Network, pos: &Position| net.evaluate(&net.refresh(pos), pos);
+    let eval = |net: &Network, pos: &Position| net.evaluate_fresh(pos);
     let mut rng = StdRng::seed_from_u64(16);
     let (mut left, mut right) = (0, 0);
     for _ in 0..1200 {
@@ -323,8 +323,8 @@ fn the_evaluation_is_symmetric_under_colour_flip() {
         let pos = random_position(&mut rng);
         let flipped = pos.color_flipped();
         assert_eq!(
-            net.evaluate(&net.refresh(&pos), &pos),
-            net.evaluate(&net.refresh(&flipped), &flipped),
+            net.evaluate_fresh(&pos),
+            net.evaluate_fresh(&flipped),
             "{}",
             pos.to_fen()
         );
@@ -410,11 +410,11 @@ fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
     // It knows the game: a rook up is a won position for the side with it,
     // and the start is level (within a pawn).
     let start = Position::startpos();
-    let level = builtin.evaluate(&builtin.refresh(&start), &start);
+    let level = builtin.evaluate_fresh(&start);
     assert!(level.abs() < 100, "{level}");
     let rook_up =
         Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
             .expect("a legal position");
-    let up = builtin.evaluate(&builtin.refresh(&rook_up), &rook_up);
+    let up = builtin.evaluate_fresh(&rook_up);
     assert!(up > 300, "{up}");
 }

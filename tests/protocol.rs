@@ -979,7 +979,7 @@ fn everything_it_plays_with_is_inside_the_binary() {
     assert!(before[0].contains("book move"), "{before:?}");
     let start = Position::startpos();
     let builtin = match chariot::nets::builtin_net() {
-        Some(net) => net.evaluate(&net.refresh(&start), &start),
+        Some(net) => net.evaluate_fresh(&start),
         None => chariot::eval::evaluate_fresh(&start),
     };
     e.send("setoption usebook false");

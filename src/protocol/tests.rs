@@ -1180,7 +1180,7 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     let start = Position::startpos();
     let classical = crate::eval::evaluate_fresh(&start);
     let builtin = match crate::nets::builtin_net() {
-        Some(net) => net.evaluate(&net.refresh(&start), &start),
+        Some(net) => net.evaluate_fresh(&start),
         None => classical,
     };
     h.line("position startpos");
@@ -1191,7 +1191,7 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     );
 
     let (path, net) = scratch_net("good", 1);
-    let by_net = net.evaluate(&net.refresh(&start), &start);
+    let by_net = net.evaluate_fresh(&start);
     h.line(&format!("setoption evalfile {}", path.display()));
     assert!(h.take().is_empty(), "a good net is loaded silently");
     h.line("go depth 0");

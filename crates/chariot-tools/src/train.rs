@@ -582,7 +582,7 @@ fn epoch_lr(cfg: &Config, epoch: usize) -> f32 {
         }
 }
 
-/// Trains from scratch or from a checkpoint, writing a checkpoint and the
+/// Trains from random weights, a checkpoint or a net (`start`), writing a checkpoint and the
 /// quantised net after every epoch. Returns the trained net.
 pub fn train(cfg: &Config, data: &Dataset, valid: &Dataset, start: Start) -> Result<FloatNet> {
     if data.is_empty() {
@@ -826,11 +826,6 @@ mod tests {
         assert!(views.len() >= 14, "{views:?}");
     }
 
-    /// A quantised net's evaluation of a position, from a fresh accumulator.
-    fn quantised_eval(net: &Network, pos: &Position) -> i32 {
-        net.evaluate(&net.refresh(pos), pos)
-    }
-
     #[test]
     fn a_run_can_start_from_a_quantised_net_widened_into_buckets() {
         // A plain net with weights over the quantised ranges (a random
@@ -872,13 +867,13 @@ mod tests {
                 pos = Position::startpos();
                 continue;
             }
-            let want = quantised_eval(&plain, &pos);
-            assert_eq!(quantised_eval(&widened[0], &pos), want, "{}", pos.to_fen());
+            let want = plain.evaluate_fresh(&pos);
+            assert_eq!(widened[0].evaluate_fresh(&pos), want, "{}", pos.to_fen());
             buckets.insert(nnue::output_bucket(&pos));
             let mirrored =
                 [Color::Red, Color::Black].map(|c| View::of_king(c, pos.king_square(c)).mirror);
             if mirrored == [false, false] {
-                assert_eq!(quantised_eval(&widened[1], &pos), want, "{}", pos.to_fen());
+                assert_eq!(widened[1].evaluate_fresh(&pos), want, "{}", pos.to_fen());
                 checked += 1;
             }
             pos.make_move(moves[rng.random_range(0..moves.len())]);
@@ -888,8 +883,7 @@ mod tests {
             "{checked} {buckets:?}"
         );
         // Narrowing or another width is refused, with the reason.
-        let o8_net = &widened[0];
-        let err = FloatNet::from_network(o8_net, Shape::plain(nnue::HIDDEN)).unwrap_err();
+        let err = FloatNet::from_network(&widened[0], Shape::plain(nnue::HIDDEN)).unwrap_err();
         assert!(err.to_string().contains("output buckets"), "{err}");
         let err = FloatNet::from_network(&widened[1], o8).unwrap_err();
         assert!(err.to_string().contains("king buckets"), "{err}");

@@ -97,7 +97,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
             break;
         }
         let fl = a.evaluate(&pos);
-        let qu = q.evaluate(&q.refresh(&pos), &pos) as f32;
+        let qu = q.evaluate_fresh(&pos) as f32;
         worst = worst.max((fl - qu).abs());
         pos.make_move(moves[(i * 7) % moves.len()]);
     }
@@ -221,7 +221,7 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
     assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
     let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
     let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
-    let quantised = |p: &Position| q.evaluate(&q.refresh(p), p);
+    let quantised = |p: &Position| q.evaluate_fresh(p);
     let mut pos = Position::startpos();
     let mut lopsided = 0;
     for i in 0..150 {
@@ -329,7 +329,6 @@ fn the_command_starts_a_bucketed_run_from_the_built_in_net() {
     let o8 = chariot::nnue::Network::from_bytes(&bytes).unwrap();
     let builtin = chariot::nets::builtin_net().expect("the built-in net reads");
     assert_eq!(o8.buckets(), OUTPUT_BUCKETS);
-    let eval = |net: &chariot::nnue::Network, p: &Position| net.evaluate(&net.refresh(p), p);
     let mut pos = Position::startpos();
     let mut buckets = std::collections::BTreeSet::new();
     for i in 0..300 {
@@ -337,7 +336,12 @@ fn the_command_starts_a_bucketed_run_from_the_built_in_net() {
         if moves.is_empty() {
             break;
         }
-        assert_eq!(eval(&o8, &pos), eval(&builtin, &pos), "{}", pos.to_fen());
+        assert_eq!(
+            o8.evaluate_fresh(&pos),
+            builtin.evaluate_fresh(&pos),
+            "{}",
+            pos.to_fen()
+        );
         buckets.insert(output_bucket(&pos));
         pos.make_move(moves[(i * 7) % moves.len()]);
     }
