@@ -164,12 +164,15 @@ impl Searcher<'_> {
             move_count += 1;
             let may_prune = best > -RULE_WIN && !in_check && cuts.move_pruning;
             // Step 11. Losing captures at low depth (a good capture, with an
-            // exchange >= 0, passes without a second look).
+            // exchange >= 0, passes without a second look), except a check
+            // that takes an advisor or an elephant: breaking the palace is
+            // how sacrifices mate, and it loses its exchange.
             if may_prune
                 && capture
                 && depth <= see_capture_depth()
                 && !(GOOD_CAPTURE..TT_MOVE_SCORE).contains(&order)
                 && !see_ge(&self.pos, m, -see_capture_per_depth() * depth)
+                && !(breaks_palace(&self.pos, m) && self.pos.gives_check(m))
             {
                 continue;
             }
@@ -441,6 +444,16 @@ fn raise(score: i32, m: Move, best: &mut i32, alpha: &mut i32, best_move: &mut M
     *best_move = m;
     *alpha = score;
     true
+}
+
+/// Whether capture `m` takes one of the palace's defenders (an advisor or
+/// an elephant).
+#[inline(always)]
+fn breaks_palace(pos: &xiangqi::Position, m: Move) -> bool {
+    matches!(
+        pos.piece_at(m.to()).kind(),
+        PieceKind::Advisor | PieceKind::Elephant
+    )
 }
 
 /// What a node's result says of its score, searched within
