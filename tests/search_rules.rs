@@ -125,7 +125,9 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     // full-width search at its exact depth (5 plies), by the selective
     // ones a few plies deeper, where their cuts no longer hide it (how
     // many plies depends on the evaluation, the move ordering and the
-    // reductions: 14 with the third-generation net, continuation history
+    // pruning: 12 with the fourth-generation net, whose mate the SEE pruning
+    // hid up to depth 17 until it spared checks that take an advisor or an
+    // elephant; 14 with the third-generation net, continuation history
     // and the deeper reduction of expected cut nodes, 13 before that
     // reduction, 12 before continuation history, 11 with the second net).
     let pos = play(MATE_IN_3, "");
