@@ -496,22 +496,38 @@ mod tests {
     /// without it (at depth 3) would replace it.
     const STORED_DEPTH: u32 = 6;
 
+    /// Runs `f` with a fresh searcher for `pos` and its (empty) table, on a
+    /// thread with the search's stack.
+    fn with_searcher<T: Send + 'static>(
+        pos: Position,
+        f: impl FnOnce(&TranspositionTable, &mut Searcher<'_>) -> T + Send + 'static,
+    ) -> T {
+        let run = move || {
+            let (shared, halt, total) =
+                (Shared::default(), AtomicBool::new(false), AtomicU64::new(0));
+            let tt = TranspositionTable::new(1);
+            let mut h = Heuristics::new();
+            let mut s = Searcher::new(pos, &shared, &halt, &tt, &mut h, &total, Instant::now());
+            f(&tt, &mut s)
+        };
+        std::thread::Builder::new()
+            .stack_size(SEARCH_STACK)
+            .spawn(run)
+            .expect("test thread")
+            .join()
+            .expect("no panic")
+    }
+
     /// Stores `hash_move` for `fen` as a lower bound of `tt_score`,
     /// `STORED_DEPTH` plies deep, and asks for its singular extension at
     /// `depth` against `beta`.
     fn singular(fen: &str, hash_move: &str, tt_score: i32, depth: i32, beta: i32) -> Seen {
         let pos = Position::from_fen(fen).expect("test FEN");
         let m = pos.parse_move(hash_move).expect("test move");
-        let in_check = pos.in_check();
-        let run = move || {
-            let (shared, halt, total) =
-                (Shared::default(), AtomicBool::new(false), AtomicU64::new(0));
-            let tt = TranspositionTable::new(1);
-            let mut h = Heuristics::new();
-            let key = pos.key();
+        let (in_check, key) = (pos.in_check(), pos.key());
+        with_searcher(pos, move |tt, s| {
             tt.store(key, m, tt_score, 0, STORED_DEPTH, Bound::Lower);
             let entry = tt.probe(key);
-            let mut s = Searcher::new(pos, &shared, &halt, &tt, &mut h, &total, Instant::now());
             s.root_depth = depth;
             let answer = s.singular_extension(entry, depth, beta, 0, in_check, false);
             Seen {
@@ -521,13 +537,7 @@ mod tests {
                 entry_before: entry,
                 entry_after: tt.probe(key),
             }
-        };
-        std::thread::Builder::new()
-            .stack_size(SEARCH_STACK)
-            .spawn(run)
-            .expect("test thread")
-            .join()
-            .expect("no panic")
+        })
     }
 
     /// Red, in check from the rook on e2, has one legal move: the horse
@@ -568,5 +578,29 @@ mod tests {
         assert_eq!(seen.pv_len, 0, "{seen:?}");
         assert!(seen.entry_before.is_some(), "{seen:?}");
         assert_eq!(seen.entry_after, seen.entry_before, "{seen:?}");
+    }
+
+    /// Red mates in one by giving up a rook for an advisor: d5d9. The
+    /// advisor on e8, which could take back, is pinned by the rook on e1;
+    /// the king can neither take on d9, guarded by the horse, nor step to f9
+    /// along the rook's rank.
+    const PALACE_SACRIFICE: &str = "3ak4/4a4/2N6/9/3R5/9/9/9/4R4/5K3 w - - 0 1";
+
+    #[test]
+    fn a_mating_check_that_breaks_the_palace_is_not_pruned_as_a_losing_capture() {
+        let pos = Position::from_fen(PALACE_SACRIFICE).expect("test FEN");
+        let m = pos.parse_move("d5d9").expect("test move");
+        // By exchange the capture loses: the threshold of depth 1 prunes it.
+        assert!(!see_ge(&pos, m, -see_capture_per_depth()));
+        let mut mated = pos.clone();
+        mated.make_move(m);
+        assert!(mated.in_check() && mated.legal_moves().is_empty());
+        // A node one ply from the horizon (quiet moves come before losing
+        // captures, so the SEE pruning is in force when it is reached)
+        // finds the mate.
+        let score = with_searcher(pos, |_, s| {
+            s.negamax(1, -INFINITY, INFINITY, 0, false, false)
+        });
+        assert_eq!(score, MATE - 1);
     }
 }
