@@ -386,8 +386,19 @@ impl Position {
         let us = self.side;
         let them = us.flip();
         let ksq = self.king[them.index()];
-        let occ = Bitboard((self.occupied.0 & !(1u128 << from.index())) | (1u128 << to.index()));
         let kf = ksq.file();
+        // Most moves are far from the king: a check needs the origin or the
+        // destination on its rank or file (rooks, cannons and their screens,
+        // pawns, which check from next to it), the destination among the
+        // squares a horse checks from, or the origin on a horse's leg (a
+        // square diagonally next to the king).
+        let on_lines = |sq: Square| sq.file() == kf || sq.rank() == ksq.rank();
+        let on_leg = from.file().abs_diff(kf) == 1 && from.rank().abs_diff(ksq.rank()) == 1;
+        let horse_squares = Bitboard(HORSE_ATTACKERS[ksq.index()][0]);
+        if !(on_lines(from) || on_lines(to) || on_leg || horse_squares.has(to)) {
+            return false;
+        }
+        let occ = Bitboard((self.occupied.0 & !(1u128 << from.index())) | (1u128 << to.index()));
         let mut file_bits = self.file_occ[kf] as usize;
         if from.file() == kf {
             file_bits &= !(1 << from.rank());
