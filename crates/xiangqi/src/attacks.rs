@@ -333,18 +333,21 @@ pub fn line_attacks(sq: Square, rank_occ: usize, file_occ: usize) -> (Bitboard, 
     (Bitboard(rook), Bitboard(cannon))
 }
 
-/// Mask of blocked neighbours (bit `d` set when `table[sq][d]` is occupied).
+/// Mask of blocked neighbours (bit `d` set when `table[sq][d]` is occupied),
+/// without a branch: an off-board neighbour (`NO_SQUARE`) reads bit 127,
+/// above the board's squares, which no occupancy has, so it reads as empty
+/// (its targets are off the board anyway).
 #[inline(always)]
 pub fn blocked_mask(table: &[[u8; 4]; SQUARES], sq: Square, occ: Bitboard) -> usize {
+    const _: () = assert!((NO_SQUARE & 127) as usize >= SQUARES);
+    debug_assert_eq!(
+        occ.0 >> SQUARES,
+        0,
+        "an occupancy has only the board's squares"
+    );
     let n = &table[sq.index()];
-    let mut mask = 0;
-    for (d, &s) in n.iter().enumerate() {
-        // Off-board neighbours read as empty: their targets are off the board anyway.
-        if s != NO_SQUARE && (occ.0 >> s) & 1 != 0 {
-            mask |= 1 << d;
-        }
-    }
-    mask
+    let bit = |d: usize| (((occ.0 >> (n[d] & 127)) & 1) as usize) << d;
+    bit(0) | bit(1) | bit(2) | bit(3)
 }
 
 #[cfg(test)]
