@@ -23,7 +23,7 @@
 
 use super::history::{Continuations, Heuristics, NO_CONTINUATION};
 use super::see::see_ge;
-use xiangqi::movegen::{GenType, MoveList, MAX_MOVES};
+use xiangqi::movegen::{GenType, Legality, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
 use xiangqi::types::{Move, EXCHANGE_VALUES};
 
@@ -123,6 +123,9 @@ pub struct MovePicker {
     scores: [i32; MAX_MOVES],
     cur: usize,
     bad_end: usize,
+    /// The position's legality tests, kept from generating the captures
+    /// for generating the quiet moves.
+    legality: Option<Legality>,
 }
 
 impl MovePicker {
@@ -166,6 +169,7 @@ impl MovePicker {
             scores: [0; MAX_MOVES],
             cur: 0,
             bad_end: 0,
+            legality: None,
         }
     }
 
@@ -209,7 +213,9 @@ impl MovePicker {
                     }
                 }
                 Stage::GenCaptures => {
-                    pos.generate(GenType::Captures, &mut self.moves);
+                    let legality = pos.legality_info();
+                    pos.generate_with(&legality, GenType::Captures, &mut self.moves);
+                    self.legality = Some(legality);
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = mvv_lva(pos, m);
                     }
@@ -252,7 +258,8 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     let start = self.moves.len();
-                    pos.generate(GenType::Quiets, &mut self.moves);
+                    let legality = self.legality.unwrap_or_else(|| pos.legality_info());
+                    pos.generate_with(&legality, GenType::Quiets, &mut self.moves);
                     for i in start..self.moves.len() {
                         let m = self.moves[i];
                         self.scores[i] = h.quiet_score(pos.piece_at(m.from()), m, self.cont);

@@ -102,8 +102,11 @@ pub enum NoMoves {
     Stalemate,
 }
 
-/// What must be tested to keep the king safe (see the module comment).
-struct Legality {
+/// What must be tested to keep the king safe (see the module comment): a
+/// position's, worked out once by [`Position::legality_info`] to generate
+/// its captures and later its quiet moves.
+#[derive(Clone, Copy, Debug)]
+pub struct Legality {
     check: bool,
     /// Pieces whose every move is tested (includes the king).
     pinned: Bitboard,
@@ -340,7 +343,18 @@ impl Position {
 
     /// Appends the legal moves of the given type to `list`.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
-        let info = self.legality();
+        self.generate_with(&self.legality(), gen, list);
+    }
+
+    /// What generating this position's legal moves must test, for
+    /// [`Position::generate_with`]: valid for this position only.
+    pub fn legality_info(&self) -> Legality {
+        self.legality()
+    }
+
+    /// `generate` with the position's `legality_info`, worked out once for
+    /// several kinds of moves.
+    pub fn generate_with(&self, info: &Legality, gen: GenType, list: &mut MoveList) {
         self.for_each_piece(gen, |from, targets| {
             let test_all = info.check || info.pinned.has(from);
             for to in targets {
