@@ -90,19 +90,18 @@ fn select(moves: &mut [Move], scores: &mut [i32], from: usize, end: usize) -> (M
 }
 
 /// Sorts `moves[start..]` by score, highest first; equal scores keep their
-/// order (a stable insertion sort, quick on the short lists it gets).
+/// order (a stable sort).
 #[inline(always)]
 fn sort_descending(moves: &mut [Move], scores: &mut [i32], start: usize) {
-    for i in start + 1..moves.len() {
-        let (m, s) = (moves[i], scores[i]);
-        let mut j = i;
-        while j > start && scores[j - 1] < s {
-            moves[j] = moves[j - 1];
-            scores[j] = scores[j - 1];
-            j -= 1;
-        }
-        moves[j] = m;
-        scores[j] = s;
+    let n = moves.len() - start;
+    let mut pairs = [(0i32, Move::NULL); MAX_MOVES];
+    for (k, pair) in pairs[..n].iter_mut().enumerate() {
+        *pair = (scores[start + k], moves[start + k]);
+    }
+    pairs[..n].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    for (k, &(score, m)) in pairs[..n].iter().enumerate() {
+        scores[start + k] = score;
+        moves[start + k] = m;
     }
 }
 
