@@ -10,20 +10,10 @@ change that keeps the search (a speed-up, a refactor) keeps them equal.
 Usage: scripts/bench_speed.py OLD NEW [--rounds 7]
 """
 import argparse
-import re
 import statistics
-import subprocess
 import sys
 
-
-def bench(engine):
-    out = subprocess.run([engine, "bench"], capture_output=True, text=True, check=True)
-    text = out.stdout + out.stderr
-    nodes = re.search(r"^Nodes searched: (\d+)$", text, re.M)
-    nps = re.search(r"^Nodes/second: (\d+)$", text, re.M)
-    if not nodes or not nps:
-        sys.exit(f"bench_speed: {engine} bench printed no node count or speed")
-    return int(nodes.group(1)), int(nps.group(1))
+from eval_speed import bench_nps
 
 
 def main():
@@ -34,12 +24,14 @@ def main():
     args = ap.parse_args()
     if args.rounds < 1:
         sys.exit("bench_speed: --rounds must be at least 1")
+    if args.old == args.new:
+        sys.exit("bench_speed: OLD and NEW are the same path; copy one build to compare it with itself")
     ratios, counts = [], set()
     for r in range(1, args.rounds + 1):
         order = [args.old, args.new] if r % 2 else [args.new, args.old]
         speed = {}
         for engine in order:
-            nodes, nps = bench(engine)
+            nodes, nps = bench_nps(engine, "<built-in>")
             speed[engine] = nps
             counts.add((engine, nodes))
         ratio = speed[args.new] / speed[args.old]

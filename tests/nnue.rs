@@ -291,20 +291,24 @@ fn a_king_bucketed_net_reads_its_kings_bucket_mirrored_on_the_side_files() {
         ..plain.clone()
     };
     assert_eq!(copied.king_buckets(), KING_BUCKETS);
-    let eval = |net: &Network, pos: &Position| net.evaluate_fresh(pos);
     let mut rng = StdRng::seed_from_u64(16);
     let (mut left, mut right) = (0, 0);
     for _ in 0..1200 {
         let pos = random_position(&mut rng);
         let files = Color::ALL.map(|c| pos.king_square(c).file());
         if files.iter().all(|&f| f <= 4) {
-            assert_eq!(eval(&copied, &pos), eval(&plain, &pos), "{}", pos.to_fen());
+            assert_eq!(
+                copied.evaluate_fresh(&pos),
+                plain.evaluate_fresh(&pos),
+                "{}",
+                pos.to_fen()
+            );
             left += 1;
         } else if files.iter().all(|&f| f > 4) {
             let mirrored = pos.file_mirrored();
             assert_eq!(
-                eval(&copied, &pos),
-                eval(&plain, &mirrored),
+                copied.evaluate_fresh(&pos),
+                plain.evaluate_fresh(&mirrored),
                 "{}",
                 pos.to_fen()
             );

@@ -221,7 +221,6 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
     assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
     let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
     let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
-    let quantised = |p: &Position| q.evaluate_fresh(p);
     let mut pos = Position::startpos();
     let mut lopsided = 0;
     for i in 0..150 {
@@ -232,7 +231,11 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
         let mirrored = pos.file_mirrored();
         let (a, b) = (net.evaluate(&pos), net.evaluate(&mirrored));
         assert!((a - b).abs() < 0.01, "{a} against {b} for {pos:?}");
-        assert_eq!(quantised(&pos), quantised(&mirrored), "{pos:?}");
+        assert_eq!(
+            q.evaluate_fresh(&pos),
+            q.evaluate_fresh(&mirrored),
+            "{pos:?}"
+        );
         lopsided += usize::from(mirrored != pos);
         pos.make_move(moves[(i * 5) % moves.len()]);
     }

@@ -247,8 +247,9 @@ impl Position {
         }
     }
 
-    /// Works out what needs testing for legality in this position.
-    fn legality(&self) -> Legality {
+    /// Works out what needs testing for legality in this position (for
+    /// [`Position::generate_with`]: valid for this position only).
+    pub fn legality_info(&self) -> Legality {
         self.legality_for(self.side, true)
     }
 
@@ -343,13 +344,7 @@ impl Position {
 
     /// Appends the legal moves of the given type to `list`.
     pub fn generate(&self, gen: GenType, list: &mut MoveList) {
-        self.generate_with(&self.legality(), gen, list);
-    }
-
-    /// What generating this position's legal moves must test, for
-    /// [`Position::generate_with`]: valid for this position only.
-    pub fn legality_info(&self) -> Legality {
-        self.legality()
+        self.generate_with(&self.legality_info(), gen, list);
     }
 
     /// `generate` with the position's `legality_info`, worked out once for
@@ -375,7 +370,7 @@ impl Position {
 
     /// The number of legal moves, faster than generating them.
     pub fn count_legal(&self) -> u64 {
-        let info = self.legality();
+        let info = self.legality_info();
         let mut n = 0u64;
         self.for_each_piece(GenType::All, |from, targets| {
             let tested = if info.check || info.pinned.has(from) {
