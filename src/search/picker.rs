@@ -212,7 +212,8 @@ impl MovePicker {
                     }
                 }
                 Stage::GenCaptures => {
-                    let legality = pos.legality_info();
+                    // Captures are generated first only when not in check.
+                    let legality = pos.legality_info_given(false);
                     pos.generate_with(&legality, GenType::Captures, &mut self.moves);
                     self.legality = Some(legality);
                     for (i, &m) in self.moves.iter().enumerate() {
@@ -288,7 +289,11 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenEvasions => {
-                    pos.generate(GenType::All, &mut self.moves);
+                    pos.generate_with(
+                        &pos.legality_info_given(true),
+                        GenType::All,
+                        &mut self.moves,
+                    );
                     for (i, &m) in self.moves.iter().enumerate() {
                         self.scores[i] = if pos.is_capture(m) {
                             if see_ge(pos, m, 0) {

@@ -253,6 +253,21 @@ impl Position {
         self.legality_for(self.side, true)
     }
 
+    /// [`Position::legality_info`] for a caller that already knows whether
+    /// the side to move is in check (a search node does), which spares the
+    /// attack test. Debug builds verify `in_check`.
+    pub fn legality_info_given(&self, in_check: bool) -> Legality {
+        debug_assert_eq!(
+            in_check,
+            self.in_check(),
+            "legality_info_given: wrong check flag"
+        );
+        Legality {
+            check: in_check,
+            ..self.legality_for(self.side, false)
+        }
+    }
+
     /// Pieces of `color` (king excluded) that might expose their king by
     /// moving: pinned by a rook, a cannon (either screen) or the flying
     /// general, or standing on the leg of a horse aimed at the king.
