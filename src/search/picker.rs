@@ -258,7 +258,9 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     let start = self.moves.len();
-                    let legality = self.legality.unwrap_or_else(|| pos.legality_info());
+                    let legality = self
+                        .legality
+                        .unwrap_or_else(|| pos.legality_info_given(false));
                     pos.generate_with(&legality, GenType::Quiets, &mut self.moves);
                     for i in start..self.moves.len() {
                         let m = self.moves[i];
