@@ -250,7 +250,7 @@ impl Position {
     /// Works out what needs testing for legality in this position (for
     /// [`Position::generate_with`]: valid for this position only).
     pub fn legality_info(&self) -> Legality {
-        self.legality_for(self.side, true)
+        self.legality_for(self.side, self.in_check())
     }
 
     /// [`Position::legality_info`] for a caller that already knows whether
@@ -262,10 +262,7 @@ impl Position {
             self.in_check(),
             "legality_info_given: wrong check flag"
         );
-        Legality {
-            check: in_check,
-            ..self.legality_for(self.side, false)
-        }
+        self.legality_for(self.side, in_check)
     }
 
     /// Pieces of `color` (king excluded) that might expose their king by
@@ -277,12 +274,12 @@ impl Position {
         pinned
     }
 
-    /// `legality` as if `us` were to move (with `check` false unless asked).
+    /// The legality tests as if `us` were to move, with `check` as given
+    /// (`pinned` wants the pins only and passes false).
     #[inline(always)]
-    fn legality_for(&self, us: Color, find_check: bool) -> Legality {
+    fn legality_for(&self, us: Color, check: bool) -> Legality {
         let them = us.flip();
         let ksq = self.king[us.index()];
-        let check = find_check && self.king_in_danger(us);
         let mut pinned = Bitboard::from_square(ksq);
         let mut danger = Bitboard::EMPTY;
         let enemy = &self.pieces[them.index()];
