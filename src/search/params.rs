@@ -141,7 +141,7 @@ tunables! {
     // moves one ply less per lmr_history_div of history.
     lmr_min_depth = 3, 2, 5, 0.5;
     lmr_base_x100 = 75, 0, 200, 8.0;
-    lmr_divisor_x100 = 180, 100, 400, 15.0;
+    lmr_divisor_x100 = 225, 100, 400, 15.0;
     lmr_pv = 1, 0, 3, 0.5;
     lmr_not_improving = 1, 0, 3, 0.5;
     lmr_cut_node = 2, 0, 4, 0.5;
