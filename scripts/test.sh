@@ -25,23 +25,26 @@ RUSTDOCFLAGS="-D warnings" cargo doc --quiet --workspace --no-deps
 step "cargo test --workspace (debug)"
 cargo test --quiet --workspace
 
-step "cargo test --workspace --release"
-cargo test --quiet --workspace --release -- --skip tactics_suite
+# The optimized test runs use the `ci` profile: release code without LTO
+# (Cargo.toml says why); the shipped `release` build is made once, below.
+step "cargo test --workspace --profile ci (optimized)"
+cargo test --quiet --workspace --profile ci -- --skip tactics_suite
 
 step "the network at another width (hidden-512: two blocks in the output sum)"
-cargo test --quiet --release -p chariot --features hidden-512 --test nnue
+cargo test --quiet --profile ci -p chariot --features hidden-512 --test nnue
 
 step "the tuning build (tune: every search tunable a hidden option)"
-cargo test --quiet --release --features tune --test tune
+cargo test --quiet --profile ci --features tune --test tune
 
 step "chariot-tools spsa end to end, against the tuning build"
-cargo build --quiet --release --features tune --target-dir target/tune
-CHARIOT_TUNE_BIN=target/tune/release/chariot cargo test --quiet -p chariot-tools --test spsa
+cargo build --quiet --profile ci --features tune
+cp target/ci/chariot target/ci/chariot-tune
+CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet -p chariot-tools --test spsa
 
 step "tactics suite (prints how many positions the search solves)"
-cargo test --quiet --release --test tactics -- --nocapture tactics_suite
+cargo test --quiet --profile ci --test tactics -- --nocapture tactics_suite
 
-step "bench signature equals the latest 'Bench:' commit line"
+step "the shipped build (release: LTO); its bench signature equals the latest 'Bench:' commit line"
 cargo build --quiet --release
 scripts/bench_check.sh
 
@@ -57,6 +60,10 @@ scripts/game_vs_fsf.py
 
 # Sharded work on a real scheduler: a one-node Slurm cluster needs root (CI
 # runs as root); elsewhere the same check runs under GNU parallel.
+# Both use the runner, the data tool and an engine without the tuning
+# options: the `ci` builds.
+cargo build --quiet --profile ci --workspace
+export BIN=$PWD/target/ci
 if [ "$(id -u)" = 0 ]; then
     step "a one-node Slurm cluster: 4-task arrays of a match and of datagen, merged, equal one process's"
     scripts/cluster/slurm_test.sh
