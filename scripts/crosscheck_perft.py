@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import oracle
 
@@ -93,22 +94,26 @@ def main():
         return
 
     failures = 0
-    checked = 0
-    for lineno, name, fen, depths in parse_file(args.file):
+    rows = parse_file(args.file)
+    for lineno, name, fen, _ in rows:
         _, ours_root = chariot_perft(binary, fen, 1)
         theirs_root = pyffish_root_moves(fen)
         if sorted(oracle.to_pf(m) for m in ours_root) != theirs_root:
             print(f"MISMATCH line {lineno} {name}: root moves differ from pyffish")
             failures += 1
-        for depth, expected in depths:
-            if expected > args.max_nodes:
-                continue
-            theirs = fsf_perft(fsf, fen, depth)
-            checked += 1
+    # One fairy-stockfish process per count, as many at once as there are
+    # cores: the counts are independent, and the biggest take most of the time.
+    jobs = [(lineno, name, fen, depth, expected)
+            for lineno, name, fen, depths in rows
+            for depth, expected in depths if expected <= args.max_nodes]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        counts = pool.map(lambda job: fsf_perft(fsf, job[2], job[3]), jobs)
+        for (lineno, name, _, depth, expected), theirs in zip(jobs, counts):
             if theirs != expected:
                 print(f"MISMATCH line {lineno} {name} depth {depth}: file {expected}, "
                       f"fairy-stockfish {theirs}")
                 failures += 1
+    checked = len(jobs)
     print(f"crosscheck: {checked} perft counts against fairy-stockfish, root moves of every "
           f"position against pyffish: {failures} mismatch(es)")
     sys.exit(1 if failures else 0)

@@ -11,6 +11,7 @@
 mod common;
 
 use chariot::search::{mate_plies, Limits, MATE_BOUND, MAX_PLY, RULE_WIN};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use xiangqi::Position;
 
@@ -172,12 +173,37 @@ fn parser_rejects_bad_lines() {
 fn tactics_suite() {
     let cases = suite();
     let start = Instant::now();
+    // Each position is one single-threaded search with fresh tables, so its
+    // answer does not depend on what runs beside it: as many positions at
+    // once as there are cores.
+    let workers = std::thread::available_parallelism().map_or(1, usize::from);
+    let next = AtomicUsize::new(0);
+    let mut answers: Vec<(usize, Answer)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(case) = cases.get(i) else {
+                            return mine;
+                        };
+                        let Ok(pos) = Position::from_fen(&case.fen) else {
+                            panic!("line {}: bad FEN (parse_suite checked it)", case.line);
+                        };
+                        mine.push((i, think(&pos, NODES)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a tactics worker panicked"))
+            .collect()
+    });
+    answers.sort_by_key(|&(i, _)| i);
     let mut failures = Vec::new();
-    for case in &cases {
-        let Ok(pos) = Position::from_fen(&case.fen) else {
-            panic!("line {}: bad FEN (parse_suite checked it)", case.line);
-        };
-        let answer = think(&pos, NODES);
+    for (case, (_, answer)) in cases.iter().zip(answers) {
         let in_list = answer
             .best
             .as_ref()
@@ -212,7 +238,7 @@ fn tactics_suite() {
     }
     let solved = cases.len() - failures.len();
     println!(
-        "tactics: solved {solved}/{} ({} nodes each, {:.1} s)",
+        "tactics: solved {solved}/{} ({} nodes each, {:.1} s on {workers} threads)",
         cases.len(),
         NODES,
         start.elapsed().as_secs_f64()
