@@ -107,14 +107,13 @@ def main():
             for lineno, name, fen, depths in rows
             for depth, expected in depths if expected <= args.max_nodes]
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        counts = pool.map(lambda job: fsf_perft(fsf, job[2], job[3]), jobs)
+        counts = pool.map(lambda job: fsf_perft(fsf, fen=job[2], depth=job[3]), jobs)
         for (lineno, name, _, depth, expected), theirs in zip(jobs, counts):
             if theirs != expected:
                 print(f"MISMATCH line {lineno} {name} depth {depth}: file {expected}, "
                       f"fairy-stockfish {theirs}")
                 failures += 1
-    checked = len(jobs)
-    print(f"crosscheck: {checked} perft counts against fairy-stockfish, root moves of every "
+    print(f"crosscheck: {len(jobs)} perft counts against fairy-stockfish, root moves of every "
           f"position against pyffish: {failures} mismatch(es)")
     sys.exit(1 if failures else 0)
 

@@ -60,8 +60,9 @@ scripts/game_vs_fsf.py
 
 # Sharded work on a real scheduler: a one-node Slurm cluster needs root (CI
 # runs as root); elsewhere the same check runs under GNU parallel.
-# Both use the runner, the data tool and an engine without the tuning
-# options: the `ci` builds.
+# Both use the `ci` builds of the runner, the data tool and the engine
+# without the tuning options (the build is a no-op after the steps above; it
+# keeps these checks right whatever ran before them).
 cargo build --quiet --profile ci --workspace
 export BIN=$PWD/target/ci
 if [ "$(id -u)" = 0 ]; then
