@@ -123,13 +123,9 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     }
     // A mate in 3 (from the tactics suite) is found at every level: by the
     // full-width search at its exact depth (5 plies), by the selective
-    // ones a few plies deeper, where their cuts no longer hide it (how
-    // many plies depends on the evaluation, the move ordering and the
-    // pruning: 12 with the fourth-generation net, whose mate the SEE pruning
-    // hid up to depth 17 until it spared checks that take an advisor or an
-    // elephant; 14 with the third-generation net, continuation history
-    // and the deeper reduction of expected cut nodes, 13 before that
-    // reduction, 12 before continuation history, 11 with the second net).
+    // ones some plies deeper, where their cuts no longer hide it. How many
+    // depends on the net, the ordering and the pruning (12 with the
+    // fourth-generation net; 14 asked); its history is in docs/SEARCH.md.
     let pos = play(MATE_IN_3, "");
     for (name, cuts) in levels() {
         let depth = if cuts == Selectivity::NONE { 5 } else { 14 };
