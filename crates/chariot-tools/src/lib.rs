@@ -1,5 +1,6 @@
 //! Chariot's data and training tools: self-play data generation, the
-//! game-data format and the merging of its shards, opening-book curation,
+//! game-data format and the merging of its shards, match games read as game
+//! data, ICCS PGN, opening-book curation,
 //! SPSA tuning of the search, and the fit of the engine's win/draw/loss
 //! model.
 
@@ -9,7 +10,9 @@ pub mod book;
 pub mod datagen;
 pub mod dataset;
 pub mod gamefile;
+pub mod import;
 pub mod merge;
+pub mod pgn;
 pub mod spsa;
 pub mod train;
 pub mod tune;

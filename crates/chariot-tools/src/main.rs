@@ -2,7 +2,7 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{book, datagen, dataset, gamefile, merge, spsa, train, tune, wdl};
+use chariot_tools::{book, datagen, dataset, gamefile, import, merge, spsa, train, tune, wdl};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -116,6 +116,26 @@ enum Command {
         /// The merged file (must not exist yet).
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+    },
+    /// Match games as game data: chariot-match's PGN keeps each engine's
+    /// score after every move, so the games of two builds playing the same
+    /// net train like self-play (book moves unscored; games lost on time,
+    /// by an illegal move or a crash skipped).
+    Import {
+        /// PGN files written by chariot-match.
+        #[arg(required = true, value_name = "PGN")]
+        pgn: Vec<PathBuf>,
+        /// The game-data file to write (must not exist yet).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Nodes per move the games were played at, recorded with them (0:
+        /// not at a fixed node count).
+        #[arg(long, default_value_t = 0)]
+        nodes: u32,
+        /// The evaluation the engines played with, recorded with the games:
+        /// `<built-in>`, `<classical>` or a net file.
+        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        evalfile: String,
     },
     /// Opening books in ElephantEye's BOOK.DAT format: probe, stats, build.
     Book {
@@ -332,6 +352,31 @@ fn run(cli: Cli) -> Result<()> {
                 "train: done in {:.0} s; nets in {}",
                 started.elapsed().as_secs_f64(),
                 cfg.out.display()
+            );
+            Ok(())
+        }
+        Command::Import {
+            pgn,
+            out,
+            nodes,
+            evalfile,
+        } => {
+            let eval = chariot::nets::Evaluation::from_name(&evalfile)
+                .map_err(|e| anyhow::anyhow!("--evalfile '{evalfile}' refused: {e}"))?;
+            let run = gamefile::RunId {
+                seed: 0,
+                nodes,
+                shard: (1, 1),
+                eval: eval.net.as_ref().map_or(0, |net| net.hash()),
+            };
+            let done = import::import(&pgn, &out, run)?;
+            println!(
+                "{}: {} games ({} skipped), {} training positions, played with {}",
+                out.display(),
+                done.games,
+                done.skipped,
+                done.positions,
+                eval.describe()
             );
             Ok(())
         }

@@ -45,7 +45,7 @@
 //! lock is counted as shadowed: lookups of that mirror image would find the
 //! other position's moves first (and drop them as illegal).
 
-use super::pgn::{Game, Outcome};
+use crate::pgn::{Game, Outcome};
 use chariot::book::{self, Book, BookBuilder, Record};
 use chariot::xiangqi::{Color, Move, Position};
 use std::collections::HashMap;

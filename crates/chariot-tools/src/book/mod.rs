@@ -1,16 +1,15 @@
 //! Opening-book curation in ElephantEye's `BOOK.DAT` format (the engine's
 //! `chariot::book`): `book probe`, `book stats`, `book build`.
 //!
-//! - `pgn`: reading ICCS PGN (chariot-match's, and `[Format "ICCS"]`).
 //! - `build`: counting games into a book; the weight formula.
 //! - `analyse`: expanding a book from Chariot's own MultiPV searches.
 //! - `stats`: describing a book and checking it.
 
 pub mod analyse;
 pub mod build;
-pub mod pgn;
 pub mod stats;
 
+use crate::pgn;
 use anyhow::{bail, Context, Result};
 use chariot::book::Book;
 use chariot::xiangqi::{Position, START_FEN};

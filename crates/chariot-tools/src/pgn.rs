@@ -1,5 +1,5 @@
 //! Reading xiangqi PGN whose moves are ICCS coordinates, for the book
-//! builder.
+//! builder and for turning match games into game data (`import`).
 //!
 //! Two dialects are read:
 //!
@@ -12,8 +12,9 @@
 //! Anything else is refused with a message naming the file's line: PGN
 //! whose `[Format]` is `WXF` or `Chinese` (the default of xqbase-style PGN,
 //! and what ElephantEye's league runner writes), or whose first move of a
-//! game is not ICCS text. Variations `( … )`, comments, NAGs (`$1`) and
-//! `!?`-style suffixes are skipped. Text after a game's result is ignored
+//! game is not ICCS text. Variations `( … )`, NAGs (`$1`) and `!?`-style
+//! suffixes are skipped; a comment right after a move is kept with it (where
+//! chariot-match writes the engine's score), other comments are skipped. Text after a game's result is ignored
 //! up to the next tag line (xqbase files carry a banner there).
 //!
 //! Inside a readable file a game is skipped, with its reason, when its FEN
@@ -64,8 +65,12 @@ pub struct Game {
     pub start: Position,
     /// The moves, all legal.
     pub moves: Vec<Move>,
+    /// The comment right after each move, if any (one per move).
+    pub comments: Vec<Option<String>>,
     /// The result.
     pub outcome: Outcome,
+    /// The `[Termination]` tag, if any.
+    pub termination: Option<String>,
 }
 
 /// A game that could not be used, and why.
@@ -139,7 +144,9 @@ struct Pending {
     fen: Option<String>,
     result_tag: Option<String>,
     terminator: Option<String>,
-    moves: Vec<(String, usize)>,
+    termination: Option<String>,
+    /// Move text, its line, and the comment right after it.
+    moves: Vec<(String, usize, Option<String>)>,
 }
 
 impl Pending {
@@ -151,6 +158,7 @@ impl Pending {
             fen: None,
             result_tag: None,
             terminator: None,
+            termination: None,
             moves: Vec::new(),
         }
     }
@@ -167,7 +175,7 @@ impl Pending {
             reason,
         };
         // The first move decides whether this is ICCS at all.
-        if let Some((text, line)) = self.moves.first() {
+        if let Some((text, line, _)) = self.moves.first() {
             if iccs(text).is_none() {
                 return Err(FormatError {
                     line: *line,
@@ -202,7 +210,7 @@ impl Pending {
         };
         let mut pos = start.clone();
         let mut moves = Vec::with_capacity(self.moves.len());
-        for (i, (text, line)) in self.moves.iter().enumerate() {
+        for (i, (text, line, _)) in self.moves.iter().enumerate() {
             let Some(m) = iccs(text) else {
                 out.skipped.push(skip(format!(
                     "move {} '{}' (line {line}) is not ICCS text",
@@ -227,7 +235,9 @@ impl Pending {
             line: self.line,
             start,
             moves,
+            comments: self.moves.into_iter().map(|(_, _, c)| c).collect(),
             outcome,
+            termination: self.termination,
         });
         Ok(())
     }
@@ -263,6 +273,9 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
     let mut after_result = false;
     let mut depth = 0usize; // inside ( … ) variations
     let mut in_comment = false; // inside { … }
+                                // The text of a comment being read that follows a move directly (lines
+                                // joined by a space), `None` for any other comment.
+    let mut note: Option<String> = None;
 
     for (i, raw_line) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -291,6 +304,7 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
             match name.to_ascii_lowercase().as_str() {
                 "fen" => game.fen = Some(value),
                 "result" => game.result_tag = Some(value),
+                "termination" => game.termination = Some(value),
                 "format" if !value.eq_ignore_ascii_case("iccs") => {
                     return Err(FormatError {
                         line: line_no,
@@ -324,10 +338,24 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
         while let Some((start, c)) = chars.next() {
             if in_comment {
                 in_comment = c != '}';
+                match (&mut note, in_comment) {
+                    (Some(text), true) => text.push(c),
+                    (Some(_), false) => {
+                        if let Some(last) = game.moves.last_mut() {
+                            last.2 = note.take().map(|t| t.trim().to_string());
+                        }
+                    }
+                    (None, _) => {}
+                }
                 continue;
             }
             match c {
-                '{' => in_comment = true,
+                '{' => {
+                    in_comment = true;
+                    // Kept when it is the first comment after a move.
+                    note = (depth == 0 && game.moves.last().is_some_and(|m| m.2.is_none()))
+                        .then(String::new);
+                }
                 ';' if depth == 0 => break,
                 '(' => depth += 1,
                 ')' => depth = depth.saturating_sub(1),
@@ -366,9 +394,13 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
                     if token.chars().all(|c| "!?+#".contains(c)) {
                         continue;
                     }
-                    game.moves.push((token.to_string(), line_no));
+                    game.moves.push((token.to_string(), line_no, None));
                 }
             }
+        }
+        // A comment broken across lines reads as one, the break a space.
+        if let (true, Some(text)) = (in_comment, &mut note) {
+            text.push(' ');
         }
     }
     if !game.is_empty() {
@@ -439,6 +471,31 @@ mod tests {
         assert_eq!(f.games.len(), 1);
         assert_eq!(f.games[0].moves.len(), 3);
         assert_eq!(f.games[0].outcome, Outcome::Draw);
+    }
+
+    #[test]
+    fn the_comment_after_each_move_is_kept() {
+        // As chariot-match writes it: a comment broken across lines, the
+        // reason for the result as a second comment after the last move.
+        let text = "[Event \"m\"]\n[Result \"1-0\"]\n[Variant \"xiangqi\"]\n\
+                    [Termination \"normal\"]\n\n1. h2e2 {book} h9g7 {book} 2. h0g2 {+0.35/12\n\
+                    0.51s} i9h9 3. i0h0 {-M3/9 0.02s} {Black resigns} 1-0\n";
+        let f = read(text).unwrap();
+        let g = &f.games[0];
+        assert_eq!(g.moves.len(), 5);
+        let comments: Vec<Option<&str>> = g.comments.iter().map(|c| c.as_deref()).collect();
+        assert_eq!(
+            comments,
+            [
+                Some("book"),
+                Some("book"),
+                Some("+0.35/12 0.51s"),
+                None,
+                Some("-M3/9 0.02s")
+            ]
+        );
+        assert_eq!(g.termination.as_deref(), Some("normal"));
+        assert_eq!(g.outcome, Outcome::RedWins);
     }
 
     #[test]
