@@ -114,27 +114,7 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
             pos.make_move(m);
             continue;
         }
-        let job = Job {
-            pos: pos.clone(),
-            limits: Limits {
-                nodes: Some(cfg.nodes as u64),
-                ..Limits::default()
-            },
-            root_moves: legal.to_vec(),
-            multipv: 1,
-            choice: search::RootChoice::Best,
-            node_budget: None,
-            move_overhead_ms: 0,
-            seed: 0,
-            threads: 1,
-            tables: Arc::clone(tables),
-            net: cfg.net.clone(),
-            selectivity: chariot::search::Selectivity::FULL,
-            knowledge: chariot::eval::Knowledge::Full,
-        };
-        let out = search::search(job, &shared, Instant::now(), &mut |_| {});
-        let best = out.best.unwrap_or(legal[0]);
-        let score = out.score.clamp(-(i16::MAX as i32), i16::MAX as i32);
+        let (best, score) = search_nodes(&pos, &legal, cfg.nodes, tables, &cfg.net, &shared);
         if is_training_position(&pos, best, score as i16) {
             quiet += 1;
         }
@@ -152,6 +132,40 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
         game: GameRecord::new(&start, outcome, ending, moves),
         quiet,
     }
+}
+
+/// One search of `pos` (whose legal moves are `legal`, not empty) to
+/// `nodes` nodes with one thread: the best move and its score (side to
+/// move's view, within the `i16` range), deterministic for the same tables.
+pub fn search_nodes(
+    pos: &Position,
+    legal: &[chariot::xiangqi::types::Move],
+    nodes: u32,
+    tables: &Arc<Tables>,
+    net: &Option<Arc<Network>>,
+    shared: &Shared,
+) -> (chariot::xiangqi::types::Move, i32) {
+    let job = Job {
+        pos: pos.clone(),
+        limits: Limits {
+            nodes: Some(u64::from(nodes)),
+            ..Limits::default()
+        },
+        root_moves: legal.to_vec(),
+        multipv: 1,
+        choice: search::RootChoice::Best,
+        node_budget: None,
+        move_overhead_ms: 0,
+        seed: 0,
+        threads: 1,
+        tables: Arc::clone(tables),
+        net: net.clone(),
+        selectivity: chariot::search::Selectivity::FULL,
+        knowledge: chariot::eval::Knowledge::Full,
+    };
+    let out = search::search(job, shared, Instant::now(), &mut |_| {});
+    let best = out.best.unwrap_or(legal[0]);
+    (best, out.score.clamp(-(i16::MAX as i32), i16::MAX as i32))
 }
 
 /// A verdict from the searches' scores (Red's side, one per searched ply),

@@ -7,7 +7,10 @@
 //!
 //! A game whose result was not decided over the board (a time forfeit, an
 //! illegal move, a crashed engine: any `[Termination]` but `normal` and
-//! `adjudication`) is skipped, with its reason.
+//! `adjudication`) is skipped, with its reason; so is a repeat of a game
+//! already read. Two deterministic engines at a fixed node count replay the
+//! same game whenever an opening comes round again with the same colours, so
+//! a long match from a small opening suite holds few distinct games.
 
 use crate::datagen::{count_quiet, CHUNK_GAMES};
 use crate::gamefile::{self, Ending, GameRecord, Outcome, RunId, UNSCORED};
@@ -15,6 +18,8 @@ use crate::pgn::{self, Game};
 use anyhow::{bail, Context, Result};
 use chariot::search::MATE;
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
+use chariot::xiangqi::Move;
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -102,7 +107,10 @@ pub fn record(game: &Game) -> Result<GameRecord, String> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Imported {
     pub games: u64,
+    /// Games skipped for any reason, repeats included.
     pub skipped: u64,
+    /// Games that repeat one read before them, move for move.
+    pub repeats: u64,
     /// Training positions among the games' moves (`count_quiet`).
     pub positions: u64,
 }
@@ -113,6 +121,8 @@ pub struct Imported {
 pub fn import(files: &[PathBuf], out: &Path, run: RunId) -> Result<Imported> {
     let mut records = Vec::new();
     let mut done = Imported::default();
+    // Each distinct game read: its start position's key and its moves.
+    let mut seen: HashSet<(u64, Vec<Move>)> = HashSet::new();
     for path in files {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -126,9 +136,18 @@ pub fn import(files: &[PathBuf], out: &Path, run: RunId) -> Result<Imported> {
             eprintln!("import: {}: skipped {s}", path.display());
         }
         let before = records.len();
+        let mut repeats = 0;
         for game in &file.games {
+            // Repeats are common (see the module comment): counted, not listed.
+            if seen.contains(&(game.start.key(), game.moves.clone())) {
+                repeats += 1;
+                continue;
+            }
             match record(game) {
-                Ok(r) => records.push(r),
+                Ok(r) => {
+                    seen.insert((game.start.key(), game.moves.clone()));
+                    records.push(r);
+                }
                 Err(reason) => {
                     skipped += 1;
                     let s = pgn::Skipped {
@@ -141,11 +160,12 @@ pub fn import(files: &[PathBuf], out: &Path, run: RunId) -> Result<Imported> {
             }
         }
         eprintln!(
-            "import: {}: {} games read, {skipped} skipped",
+            "import: {}: {} games kept, {repeats} repeats of games kept, {skipped} skipped",
             path.display(),
             records.len() - before
         );
-        done.skipped += skipped;
+        done.skipped += skipped + repeats;
+        done.repeats += repeats;
     }
     if records.is_empty() {
         bail!("no game could be imported");

@@ -1,6 +1,6 @@
 //! Chariot's data and training tools: self-play data generation, the
 //! game-data format and the merging of its shards, match games read as game
-//! data, ICCS PGN, opening-book curation,
+//! data, ICCS PGN, wide opening suites for matches, opening-book curation,
 //! SPSA tuning of the search, and the fit of the engine's win/draw/loss
 //! model.
 
@@ -12,6 +12,7 @@ pub mod dataset;
 pub mod gamefile;
 pub mod import;
 pub mod merge;
+pub mod openings;
 pub mod pgn;
 pub mod spsa;
 pub mod train;

@@ -2,7 +2,9 @@
 //! the engine binary.
 
 use anyhow::{bail, Context, Result};
-use chariot_tools::{book, datagen, dataset, gamefile, import, merge, spsa, train, tune, wdl};
+use chariot_tools::{
+    book, datagen, dataset, gamefile, import, merge, openings, spsa, train, tune, wdl,
+};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -137,6 +139,36 @@ enum Command {
         #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
         evalfile: String,
     },
+    /// A wide opening suite for chariot-match (`--openings FILE`): bundled
+    /// openings continued by random plies, kept when a search finds them
+    /// level. Deterministic engines at fixed nodes replay the same games
+    /// from a small suite; thousands of openings keep a long match's games
+    /// distinct.
+    Openings {
+        /// Openings wanted.
+        #[arg(long, default_value_t = 4000)]
+        count: usize,
+        /// Random plies added to each bundled opening: MIN-MAX.
+        #[arg(long, default_value = "2-4", value_parser = parse_range)]
+        extra_plies: (usize, usize),
+        /// Nodes of the search that judges each candidate.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u32,
+        /// Keep openings the search scores within this many centipawns.
+        #[arg(long, default_value_t = 60)]
+        max_score: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The suite to start from (default: the bundled balanced openings).
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+        /// The judging search's evaluation: `<built-in>`, `<classical>` or a net file.
+        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        evalfile: String,
+        /// The suite file to write (must not exist yet).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
     /// Opening books in ElephantEye's BOOK.DAT format: probe, stats, build.
     Book {
         #[command(subcommand)]
@@ -161,6 +193,20 @@ enum Command {
 
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `MIN-MAX` (or a single number) as an inclusive range.
+fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("'{s}' must be MIN-MAX with MIN <= MAX, or one number");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let (a, b): (usize, usize) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 fn parse_shard(s: &str) -> Result<(u16, u16), String> {
@@ -371,12 +417,82 @@ fn run(cli: Cli) -> Result<()> {
             };
             let done = import::import(&pgn, &out, run)?;
             println!(
-                "{}: {} games ({} skipped), {} training positions, played with {}",
+                "{}: {} games ({} skipped, {} of them repeats), {} training positions, played with {}",
                 out.display(),
                 done.games,
                 done.skipped,
+                done.repeats,
                 done.positions,
                 eval.describe()
+            );
+            Ok(())
+        }
+        Command::Openings {
+            count,
+            extra_plies,
+            nodes,
+            max_score,
+            seed,
+            from,
+            evalfile,
+            out,
+        } => {
+            if nodes == 0 || count == 0 {
+                bail!("--nodes and --count must be at least 1");
+            }
+            let eval = chariot::nets::Evaluation::from_name(&evalfile)
+                .map_err(|e| anyhow::anyhow!("--evalfile '{evalfile}' refused: {e}"))?;
+            let base =
+                chariot_match::openings::load(from.as_deref()).map_err(|e| anyhow::anyhow!(e))?;
+            let cfg = openings::Config {
+                count,
+                extra_plies,
+                nodes,
+                max_score,
+                seed,
+                net: eval.net.clone(),
+            };
+            // Refuse an existing file before the work, not after.
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&out)
+                .with_context(|| format!("cannot create {} (never overwritten)", out.display()))?;
+            let bar = indicatif::ProgressBar::new(count as u64);
+            let made = openings::generate(&cfg, &base, &mut |n| bar.set_position(n as u64));
+            bar.finish_and_clear();
+            let made = match made {
+                Ok(m) => m,
+                Err(e) => {
+                    let _ = std::fs::remove_file(&out);
+                    return Err(e);
+                }
+            };
+            use std::io::Write;
+            let mut text = format!(
+                "# {count} openings from `chariot-tools openings --count {count} --extra-plies {}-{} \
+                 --nodes {nodes} --max-score {max_score} --seed {seed}` ({}, from {}).\n\
+                 # Each is a bundled opening and a few random plies that a search finds level.\n",
+                extra_plies.0,
+                extra_plies.1,
+                eval.describe(),
+                from.as_ref()
+                    .map_or(chariot_match::openings::DEFAULT_SUITE_NAME.to_string(), |p| {
+                        p.display().to_string()
+                    })
+            );
+            for m in &made {
+                text.push_str(&m.line);
+                text.push('\n');
+            }
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+                .with_context(|| format!("cannot write {}", out.display()))?;
+            let mean = made.iter().map(|m| f64::from(m.score)).sum::<f64>() / made.len() as f64;
+            println!(
+                "{}: {} openings, mean score {mean:+.1} cp for the side to move",
+                out.display(),
+                made.len()
             );
             Ok(())
         }

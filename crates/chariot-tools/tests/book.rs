@@ -4,6 +4,8 @@
 //! other notations, and `probe`/`stats` on built, damaged and ElephantEye's
 //! books.
 
+mod common;
+
 use chariot::book::{self, Book};
 use chariot::xiangqi::{Color, Move, Position};
 use chariot_match::game::{EndKind, GameRecord, PlayedMove};
@@ -46,18 +48,7 @@ fn games(seed: u64, n: usize) -> Vec<GameRecord> {
     (0..n)
         .map(|i| {
             let opening = &openings[i % openings.len()];
-            let mut pos = opening.start();
-            let mut moves = Vec::new();
-            for &m in &opening.moves {
-                pos.make_move(m);
-                moves.push(PlayedMove {
-                    mv: m,
-                    book: true,
-                    score: None,
-                    depth: None,
-                    elapsed_ms: 0,
-                });
-            }
+            let (mut pos, mut moves) = common::after_book(opening);
             for _ in 0..rng.random_range(0..30) {
                 let legal = pos.legal_moves();
                 if legal.is_empty() {

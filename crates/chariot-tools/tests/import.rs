@@ -3,6 +3,8 @@
 //! rules and by adjudication, games lost on time) read back from the
 //! game-data file it makes, move by move and score by score.
 
+mod common;
+
 use chariot::search::MATE;
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::xiangqi::Color;
@@ -44,18 +46,7 @@ fn games(seed: u64, n: usize) -> Vec<GameRecord> {
     (0..n)
         .map(|i| {
             let opening = &openings[i % openings.len()];
-            let mut pos = opening.start();
-            let mut moves = Vec::new();
-            for &m in &opening.moves {
-                pos.make_move(m);
-                moves.push(PlayedMove {
-                    mv: m,
-                    book: true,
-                    score: None,
-                    depth: None,
-                    elapsed_ms: 0,
-                });
-            }
+            let (mut pos, mut moves) = common::after_book(opening);
             let mut verdict = None;
             for _ in 0..rng.random_range(1..60) {
                 let legal = pos.legal_moves();
@@ -137,12 +128,15 @@ fn match_games_read_back_move_by_move_and_score_by_score() {
         black: "b",
         time_control: "-",
     };
-    // Two files, as two matches would write them.
+    // Two files, as two matches would write them, the second replaying
+    // three games of the first (as deterministic engines at fixed nodes do
+    // when an opening comes round again).
     let (first, second) = played.split_at(30);
-    for (name, part) in [("a.pgn", first), ("b.pgn", second)] {
-        let text: String = part.iter().map(|g| write_game(&tags, g)).collect();
-        std::fs::write(dir.join(name), text).expect("write pgn");
-    }
+    let replayed = second.iter().chain(&first[..3]);
+    let text: String = first.iter().map(|g| write_game(&tags, g)).collect();
+    std::fs::write(dir.join("a.pgn"), text).expect("write pgn");
+    let text: String = replayed.map(|g| write_game(&tags, g)).collect();
+    std::fs::write(dir.join("b.pgn"), text).expect("write pgn");
     let out = dir.join("games.cxgd");
     let run = |out: &PathBuf| {
         Command::new(env!("CARGO_BIN_EXE_chariot-tools"))
@@ -191,7 +185,11 @@ fn match_games_read_back_move_by_move_and_score_by_score() {
     }
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
-        stdout.contains(&format!("{} games ({forfeits} skipped)", kept.len())),
+        stdout.contains(&format!(
+            "{} games ({} skipped, 3 of them repeats)",
+            kept.len(),
+            forfeits + 3
+        )),
         "{stdout}"
     );
 
