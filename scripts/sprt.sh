@@ -9,6 +9,9 @@
 # least ELO1 better" against H0 "at most ELO0".
 # Environment: ELO0=0 ELO1=5 ALPHA=0.05 BETA=0.05 TC=10+0.1 JOBS=1
 #   PGN=sprt.pgn NEW_REV=<revision> (default: the working tree)
+#   OPENINGS=crates/chariot-match/openings/wide-4000.txt: 4,000 openings, so
+#   that a long match (above all at fixed --nodes, where deterministic
+#   engines replay a game whenever its opening comes round) never repeats.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_rev=${1:?usage: scripts/sprt.sh BASE_REV [more chariot-match arguments]}
@@ -47,6 +50,7 @@ status=0
     --engine "cmd=$work/new" "name=$new_name" \
     --engine "cmd=$work/old" "name=old-${base:0:7}" \
     --tc "${TC:-10+0.1}" -j "${JOBS:-1}" --pgn "${PGN:-sprt.pgn}" \
+    --openings "${OPENINGS:-crates/chariot-match/openings/wide-4000.txt}" \
     --sprt "elo0=${ELO0:-0}" "elo1=${ELO1:-5}" "alpha=${ALPHA:-0.05}" "beta=${BETA:-0.05}" \
     "$@" || status=$?
 exit "$status"

@@ -210,4 +210,35 @@ mod tests {
             );
         }
     }
+
+    /// The wide suite for long matches (`chariot-tools openings`, seed 1):
+    /// 4,000 openings, each a bundled one and 2-4 plies more, all distinct.
+    #[test]
+    fn wide_suite_is_sound() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/wide-4000.txt");
+        let text = std::fs::read_to_string(&path).expect("the wide suite");
+        let (openings, problems) = parse_suite(&text, "wide-4000.txt");
+        assert!(problems.is_empty(), "{problems:#?}");
+        assert_eq!(openings.len(), 4000);
+        let (bundled, _) = parse_suite(DEFAULT_SUITE, DEFAULT_SUITE_NAME);
+        let mut seen = std::collections::HashSet::new();
+        for o in &openings {
+            let from = bundled.iter().find(|b| {
+                b.fen == o.fen
+                    && o.moves.starts_with(&b.moves)
+                    && (2..=4).contains(&(o.moves.len() - b.moves.len()))
+            });
+            assert!(
+                from.is_some(),
+                "{}: no bundled opening and 2-4 plies",
+                o.source
+            );
+            let mut pos = o.start();
+            for &m in &o.moves {
+                pos.make_move(m);
+            }
+            assert!(!pos.in_check(), "{} starts in check", o.source);
+            assert!(seen.insert(pos.to_fen()), "{} repeats", o.source);
+        }
+    }
 }
