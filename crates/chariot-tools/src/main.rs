@@ -195,6 +195,12 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The evaluation `--evalfile NAME` chooses.
+fn evaluation(name: &str) -> Result<chariot::nets::Evaluation> {
+    chariot::nets::Evaluation::from_name(name)
+        .map_err(|e| anyhow::anyhow!("--evalfile '{name}' refused: {e}"))
+}
+
 /// `MIN-MAX` (or a single number) as an inclusive range.
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("'{s}' must be MIN-MAX with MIN <= MAX, or one number");
@@ -250,8 +256,7 @@ fn run(cli: Cli) -> Result<()> {
             if nodes == 0 {
                 bail!("--nodes must be at least 1");
             }
-            let eval = chariot::nets::Evaluation::from_name(&evalfile)
-                .map_err(|e| anyhow::anyhow!("--evalfile '{evalfile}' refused: {e}"))?;
+            let eval = evaluation(&evalfile)?;
             let out = match out {
                 Some(p) => p,
                 None => {
@@ -407,8 +412,7 @@ fn run(cli: Cli) -> Result<()> {
             nodes,
             evalfile,
         } => {
-            let eval = chariot::nets::Evaluation::from_name(&evalfile)
-                .map_err(|e| anyhow::anyhow!("--evalfile '{evalfile}' refused: {e}"))?;
+            let eval = evaluation(&evalfile)?;
             let run = gamefile::RunId {
                 seed: 0,
                 nodes,
@@ -440,8 +444,7 @@ fn run(cli: Cli) -> Result<()> {
             if nodes == 0 || count == 0 {
                 bail!("--nodes and --count must be at least 1");
             }
-            let eval = chariot::nets::Evaluation::from_name(&evalfile)
-                .map_err(|e| anyhow::anyhow!("--evalfile '{evalfile}' refused: {e}"))?;
+            let eval = evaluation(&evalfile)?;
             let base =
                 chariot_match::openings::load(from.as_deref()).map_err(|e| anyhow::anyhow!(e))?;
             let cfg = openings::Config {
@@ -468,23 +471,12 @@ fn run(cli: Cli) -> Result<()> {
                     return Err(e);
                 }
             };
-            use std::io::Write;
-            let mut text = format!(
-                "# {count} openings from `chariot-tools openings --count {count} --extra-plies {}-{} \
-                 --nodes {nodes} --max-score {max_score} --seed {seed}` ({}, from {}).\n\
-                 # Each is a bundled opening and a few random plies that a search finds level.\n",
-                extra_plies.0,
-                extra_plies.1,
-                eval.describe(),
-                from.as_ref()
-                    .map_or(chariot_match::openings::DEFAULT_SUITE_NAME.to_string(), |p| {
-                        p.display().to_string()
-                    })
+            let from_name = from.as_ref().map_or_else(
+                || chariot_match::openings::DEFAULT_SUITE_NAME.to_string(),
+                |p| p.display().to_string(),
             );
-            for m in &made {
-                text.push_str(&m.line);
-                text.push('\n');
-            }
+            let text = openings::suite_text(&cfg, &made, &eval.describe(), &from_name);
+            use std::io::Write;
             file.write_all(text.as_bytes())
                 .and_then(|()| file.sync_all())
                 .with_context(|| format!("cannot write {}", out.display()))?;

@@ -131,6 +131,28 @@ pub fn generate(
     Ok(made)
 }
 
+/// The suite file: a header saying how it was made (the evaluation and
+/// the suite it started from as named), then one opening per line.
+pub fn suite_text(cfg: &Config, made: &[Made], evaluation: &str, from: &str) -> String {
+    let mut text = format!(
+        "# {} openings from `chariot-tools openings --count {} --extra-plies {}-{} \
+         --nodes {} --max-score {} --seed {}` ({evaluation}, from {from}).\n\
+         # Each is a bundled opening and a few random plies that a search finds level.\n",
+        made.len(),
+        cfg.count,
+        cfg.extra_plies.0,
+        cfg.extra_plies.1,
+        cfg.nodes,
+        cfg.max_score,
+        cfg.seed
+    );
+    for m in made {
+        text.push_str(&m.line);
+        text.push('\n');
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
