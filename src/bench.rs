@@ -120,24 +120,11 @@ pub fn run(depth: u32, net: Option<Arc<Network>>, shared: &Shared) -> BenchRepor
         };
         let root_moves = pos.legal_moves().to_vec();
         tables.clear();
-        let job = Job {
-            pos,
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            root_moves,
-            multipv: 1,
-            choice: search::RootChoice::Best,
-            node_budget: None,
-            move_overhead_ms: 0,
-            seed: 0,
-            threads: 1,
-            tables: Arc::clone(&tables),
-            net: net.clone(),
-            selectivity: crate::search::Selectivity::FULL,
-            knowledge: crate::eval::Knowledge::Full,
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
         };
+        let job = Job::new(pos, root_moves, limits, Arc::clone(&tables), net.clone());
         let outcome = search::search(job, shared, Instant::now(), &mut |_| {});
         report.nodes += outcome.nodes;
         report.positions += 1;

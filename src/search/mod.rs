@@ -185,6 +185,35 @@ pub struct Job {
     pub knowledge: crate::eval::Knowledge,
 }
 
+impl Job {
+    /// A one-thread search of `pos` over `root_moves` to `limits` at full
+    /// strength: the best move, one line, every cut, the whole evaluation,
+    /// no move overhead. Callers change fields from there.
+    pub fn new(
+        pos: Position,
+        root_moves: Vec<Move>,
+        limits: Limits,
+        tables: Arc<Tables>,
+        net: Option<Arc<crate::nnue::Network>>,
+    ) -> Job {
+        Job {
+            pos,
+            limits,
+            root_moves,
+            multipv: 1,
+            choice: RootChoice::Best,
+            node_budget: None,
+            move_overhead_ms: 0,
+            seed: 0,
+            threads: 1,
+            tables,
+            net,
+            selectivity: Selectivity::FULL,
+            knowledge: crate::eval::Knowledge::Full,
+        }
+    }
+}
+
 /// One line of search progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {

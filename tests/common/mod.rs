@@ -31,22 +31,14 @@ pub fn search_styled(
     selectivity: Selectivity,
     knowledge: Knowledge,
 ) -> Outcome {
+    let tables = Arc::new(Tables::new(16));
+    // Lighter knowledge is the classical evaluation's (the search drops the
+    // net for it).
+    let net = chariot::nets::builtin_net();
     let job = Job {
-        pos: pos.clone(),
-        limits,
-        root_moves: pos.legal_moves().to_vec(),
-        multipv: 1,
-        choice: search::RootChoice::Best,
-        node_budget: None,
-        move_overhead_ms: 0,
-        seed: 0,
-        threads: 1,
-        tables: Arc::new(Tables::new(16)),
-        // Lighter knowledge is the classical evaluation's (the search drops
-        // the net for it).
-        net: chariot::nets::builtin_net(),
         selectivity,
         knowledge,
+        ..Job::new(pos.clone(), pos.legal_moves().to_vec(), limits, tables, net)
     };
     std::thread::Builder::new()
         .stack_size(SEARCH_STACK)

@@ -145,24 +145,17 @@ pub fn search_nodes(
     net: &Option<Arc<Network>>,
     shared: &Shared,
 ) -> (chariot::xiangqi::types::Move, i32) {
-    let job = Job {
-        pos: pos.clone(),
-        limits: Limits {
-            nodes: Some(u64::from(nodes)),
-            ..Limits::default()
-        },
-        root_moves: legal.to_vec(),
-        multipv: 1,
-        choice: search::RootChoice::Best,
-        node_budget: None,
-        move_overhead_ms: 0,
-        seed: 0,
-        threads: 1,
-        tables: Arc::clone(tables),
-        net: net.clone(),
-        selectivity: chariot::search::Selectivity::FULL,
-        knowledge: chariot::eval::Knowledge::Full,
+    let limits = Limits {
+        nodes: Some(u64::from(nodes)),
+        ..Limits::default()
     };
+    let job = Job::new(
+        pos.clone(),
+        legal.to_vec(),
+        limits,
+        Arc::clone(tables),
+        net.clone(),
+    );
     let out = search::search(job, shared, Instant::now(), &mut |_| {});
     let best = out.best.unwrap_or(legal[0]);
     (best, out.score.clamp(-(i16::MAX as i32), i16::MAX as i32))

@@ -93,23 +93,14 @@ fn analyse(pos: &Position, symmetric: bool, cfg: &Config) -> Analysis {
     if legal.is_empty() {
         return (Vec::new(), 0);
     }
+    let limits = Limits {
+        depth: Some(cfg.depth),
+        ..Limits::default()
+    };
+    let tables = Arc::new(Tables::new(cfg.hash_mb));
     let job = Job {
-        pos: pos.clone(),
-        limits: Limits {
-            depth: Some(cfg.depth),
-            ..Limits::default()
-        },
-        root_moves: legal,
         multipv: cfg.multipv.max(1),
-        choice: search::RootChoice::Best,
-        node_budget: None,
-        move_overhead_ms: 0,
-        seed: 0,
-        threads: 1,
-        tables: Arc::new(Tables::new(cfg.hash_mb)),
-        net: None,
-        selectivity: chariot::search::Selectivity::FULL,
-        knowledge: chariot::eval::Knowledge::Full,
+        ..Job::new(pos.clone(), legal, limits, tables, None)
     };
     // The last complete report of each line: lines of the deepest
     // iteration replace those of shallower ones.
