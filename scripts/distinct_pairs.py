@@ -17,7 +17,7 @@ import sys
 
 
 def games(text):
-    for chunk in text.split("\n[Event ")[0:]:
+    for chunk in text.split("\n[Event "):
         chunk = chunk if chunk.startswith("[Event ") else "[Event " + chunk
         if "\n\n" not in chunk:
             continue

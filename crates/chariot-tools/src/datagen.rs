@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use chariot::nnue::Network;
 use chariot::search::{self, Job, Limits, Shared, Tables};
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
-use chariot::xiangqi::types::Color;
+use chariot::xiangqi::types::{Color, Move};
 use chariot::xiangqi::Position;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::rngs::StdRng;
@@ -139,12 +139,12 @@ pub fn play_game(seed: u64, index: u64, cfg: &Config, tables: &Arc<Tables>) -> P
 /// move's view, within the `i16` range), deterministic for the same tables.
 pub fn search_nodes(
     pos: &Position,
-    legal: &[chariot::xiangqi::types::Move],
+    legal: &[Move],
     nodes: u32,
     tables: &Arc<Tables>,
     net: &Option<Arc<Network>>,
     shared: &Shared,
-) -> (chariot::xiangqi::types::Move, i32) {
+) -> (Move, i32) {
     let limits = Limits {
         nodes: Some(u64::from(nodes)),
         ..Limits::default()

@@ -139,13 +139,14 @@ pub fn import(files: &[PathBuf], out: &Path, run: RunId) -> Result<Imported> {
         let mut repeats = 0;
         for game in &file.games {
             // Repeats are common (see the module comment): counted, not listed.
-            if seen.contains(&(game.start.key(), game.moves.clone())) {
+            let key = (game.start.key(), game.moves.clone());
+            if seen.contains(&key) {
                 repeats += 1;
                 continue;
             }
             match record(game) {
                 Ok(r) => {
-                    seen.insert((game.start.key(), game.moves.clone()));
+                    seen.insert(key);
                     records.push(r);
                 }
                 Err(reason) => {

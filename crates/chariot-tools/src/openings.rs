@@ -85,18 +85,17 @@ pub fn generate(
             pos.make_move(m);
         }
         let extra = rng.random_range(cfg.extra_plies.0..=cfg.extra_plies.1);
-        let mut over = false;
         for _ in 0..extra {
             let legal = pos.legal_moves();
             if legal.is_empty() {
-                over = true;
                 break;
             }
             let m = legal[rng.random_range(0..legal.len())];
             pos.make_move(m);
             moves.push(m);
         }
-        if over || pos.in_check() || rules::adjudicate(&pos, MOVE_LIMIT_PLIES).is_some() {
+        // A side left without moves is a verdict of the rules too.
+        if pos.in_check() || rules::adjudicate(&pos, MOVE_LIMIT_PLIES).is_some() {
             continue;
         }
         if !seen.insert(pos.key()) {

@@ -14,8 +14,9 @@
 //! and what ElephantEye's league runner writes), or whose first move of a
 //! game is not ICCS text. Variations `( … )`, NAGs (`$1`) and `!?`-style
 //! suffixes are skipped; a comment right after a move is kept with it (where
-//! chariot-match writes the engine's score), other comments are skipped. Text after a game's result is ignored
-//! up to the next tag line (xqbase files carry a banner there).
+//! chariot-match writes the engine's score), other comments are skipped.
+//! Text after a game's result is ignored up to the next tag line (xqbase
+//! files carry a banner there).
 //!
 //! Inside a readable file a game is skipped, with its reason, when its FEN
 //! is bad, a move is illegal or not ICCS text, or it has no result (`*`).
@@ -273,8 +274,8 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
     let mut after_result = false;
     let mut depth = 0usize; // inside ( … ) variations
     let mut in_comment = false; // inside { … }
-                                // The text of a comment being read that follows a move directly (lines
-                                // joined by a space), `None` for any other comment.
+                                // While in a comment that directly follows a move: its text so far
+                                // (lines joined by a space). `None` in any other comment.
     let mut note: Option<String> = None;
 
     for (i, raw_line) in text.lines().enumerate() {
@@ -337,15 +338,13 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
         let mut chars = raw_line.char_indices().peekable();
         while let Some((start, c)) = chars.next() {
             if in_comment {
-                in_comment = c != '}';
-                match (&mut note, in_comment) {
-                    (Some(text), true) => text.push(c),
-                    (Some(_), false) => {
-                        if let Some(last) = game.moves.last_mut() {
-                            last.2 = note.take().map(|t| t.trim().to_string());
-                        }
+                if c == '}' {
+                    in_comment = false;
+                    if let (Some(text), Some(last)) = (note.take(), game.moves.last_mut()) {
+                        last.2 = Some(text.trim().to_string());
                     }
-                    (None, _) => {}
+                } else if let Some(text) = &mut note {
+                    text.push(c);
                 }
                 continue;
             }
