@@ -272,10 +272,11 @@ pub fn read(text: &str) -> Result<PgnFile, FormatError> {
     let mut number = 1;
     let mut game = Pending::new(number, 1);
     let mut after_result = false;
-    let mut depth = 0usize; // inside ( … ) variations
-    let mut in_comment = false; // inside { … }
-                                // While in a comment that directly follows a move: its text so far
-                                // (lines joined by a space). `None` in any other comment.
+    // How deep inside ( … ) variations, and whether inside a { … } comment.
+    let mut depth = 0usize;
+    let mut in_comment = false;
+    // While in a comment that directly follows a move: its text so far
+    // (lines joined by a space). `None` in any other comment.
     let mut note: Option<String> = None;
 
     for (i, raw_line) in text.lines().enumerate() {
