@@ -124,8 +124,8 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     // A mate in 3 (from the tactics suite) is found at every level: by the
     // full-width search at its exact depth (5 plies), by the selective
     // ones by depth 24, where their cuts no longer hide it. How deep they
-    // need depends on the net, the ordering and the pruning (12 with the
-    // fourth-generation net); its history is in docs/SEARCH.md.
+    // need depends on the net, the ordering and the pruning; its history
+    // is in docs/SEARCH.md.
     let pos = play(MATE_IN_3, "");
     for (name, cuts) in levels() {
         let depth = if cuts == Selectivity::NONE { 5 } else { 24 };
