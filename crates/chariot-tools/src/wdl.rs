@@ -31,12 +31,14 @@
 //! `--cross-validate` each `holdout`th of the games is held out in turn and
 //! predicted by the fit on the others, so that the table covers every game
 //! (the constants printed stay those of the fit without the last share).
+//! With `--engine-model` nothing is fitted: the engine's own model is judged
+//! on every game, which tells whether a new net's games call for a new fit.
 
 use crate::dataset::{replay_games, LoadReport};
 use crate::gamefile::UNSCORED;
 use anyhow::{bail, Result};
 use chariot::search::{MAX_PLY, RULE_WIN};
-use chariot::wdl::{compress, material, material_fraction, sigmoid, Model, START_MATERIAL};
+use chariot::wdl::{compress, material, material_fraction, sigmoid, Model, MODEL, START_MATERIAL};
 use chariot::xiangqi::{Color, Position};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -772,6 +774,10 @@ pub struct Config {
     /// every game is held out once and the table covers them all.
     #[arg(long)]
     pub cross_validate: bool,
+    /// Fit nothing: judge the engine's own model (`chariot::wdl::MODEL`)
+    /// on every game, to see whether it still fits a new net's games.
+    #[arg(long, conflicts_with = "cross_validate")]
+    pub engine_model: bool,
     /// Width of the score buckets of the table, centipawns.
     #[arg(long, default_value_t = 50)]
     pub width: i32,
@@ -795,8 +801,9 @@ fn split(samples: &[Sample], folds: usize, fold: usize) -> (Vec<Sample>, Vec<Sam
         .partition(|s| s.game as usize % folds == fold)
 }
 
-/// Loads, fits and reports (on stdout). Returns whether every score bucket
-/// of at least `min_positions` held-out positions is within `max_error`.
+/// Loads, fits and reports (on stdout); with `engine_model`, judges the
+/// engine's model on every game instead. Returns whether every score bucket
+/// of at least `min_positions` positions is within `max_error`.
 pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
     if cfg.holdout < 2 {
         bail!("--holdout must be at least 2 (every Nth game is held out)");
@@ -814,18 +821,36 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
         samples.len(),
         started.elapsed().as_secs_f64()
     );
+    let positions = if cfg.engine_model {
+        println!(
+            "the engine's model (chariot::wdl::MODEL) on all {} positions of {} games: log-loss {:.4}\n",
+            samples.len(),
+            report.games,
+            neg_log_likelihood(&MODEL, &samples) / samples.len().max(1) as f64
+        );
+        predict(&MODEL, &samples)
+    } else {
+        fit_and_predict(&samples, report.games, cfg)?
+    };
+    Ok(judge(&positions, cfg))
+}
+
+/// Fits the model without every `holdout`th game and prints its constants;
+/// returns its predictions for those games (for all, each by the fit
+/// without its share, with `--cross-validate`).
+fn fit_and_predict(samples: &[Sample], games: usize, cfg: &Config) -> Result<Vec<Predicted>> {
     // The 10th, 20th, … game with `holdout` 10.
     let last = cfg.holdout - 1;
-    let (held, fit_set) = split(&samples, cfg.holdout, last);
+    let (held, fit_set) = split(samples, cfg.holdout, last);
     if held.is_empty() {
         bail!("no held-out positions: more games are needed");
     }
     let fitted = fit(&fit_set)?;
-    let held_games = report.games / cfg.holdout;
+    let held_games = games / cfg.holdout;
     println!(
         "fitted on {} positions of {} games ({} iterations): log-loss {:.4}; on the {} positions of the {held_games} held-out games: {:.4}",
         fit_set.len(),
-        report.games - held_games,
+        games - held_games,
         fitted.iterations,
         fitted.loss,
         held.len(),
@@ -838,7 +863,7 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
         // not see it.
         let mut nll = neg_log_likelihood(&fitted.model, &held);
         for fold in 0..last {
-            let (held, rest) = split(&samples, cfg.holdout, fold);
+            let (held, rest) = split(samples, cfg.holdout, fold);
             let model = fit(&rest)?.model;
             nll += neg_log_likelihood(&model, &held);
             positions.extend(predict(&model, &held));
@@ -847,7 +872,7 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
             "cross-validated: each game predicted by the fit without its 1/{} of the games, {} positions of {} games, log-loss {:.4}\n",
             cfg.holdout,
             positions.len(),
-            report.games,
+            games,
             nll / positions.len() as f64
         );
     } else {
@@ -857,10 +882,17 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
             positions.len()
         );
     }
-    let buckets = score_buckets(&positions, cfg.width, cfg.range);
+    Ok(positions)
+}
+
+/// Prints the calibration tables of `positions` by score and by material,
+/// and whether every score bucket of at least `min_positions` is within
+/// `max_error`, which it returns.
+fn judge(positions: &[Predicted], cfg: &Config) -> bool {
+    let buckets = score_buckets(positions, cfg.width, cfg.range);
     print!("{}", render("score (cp)", &buckets));
     println!();
-    print!("{}", render("material", &material_bands(&positions, 4)));
+    print!("{}", render("material", &material_bands(positions, 4)));
     println!();
     let sparse: Vec<&str> = buckets
         .iter()
@@ -879,7 +911,7 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
             "no score bucket has {} held-out positions: nothing judged",
             cfg.min_positions
         );
-        return Ok(false);
+        return false;
     };
     let holds = w.error_points() <= cfg.max_error;
     println!(
@@ -890,7 +922,7 @@ pub fn run(paths: &[impl AsRef<Path>], cfg: &Config) -> Result<bool> {
         if holds { "within" } else { "beyond" },
         cfg.max_error
     );
-    Ok(holds)
+    holds
 }
 
 #[cfg(test)]

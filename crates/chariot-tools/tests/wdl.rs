@@ -1,7 +1,8 @@
 //! `chariot-tools wdl` end to end: on games datagen makes here, it prints
 //! constants that make a valid model, a calibration table covering exactly
 //! the held-out positions (every position with cross-validation), and its
-//! verdict, with the exit status following the verdict.
+//! verdict, with the exit status following the verdict; with
+//! `--engine-model`, the engine's own model judged on every position.
 
 use chariot::wdl::Model;
 use chariot_tools::datagen::{self, Config};
@@ -142,6 +143,22 @@ fn the_command_fits_reports_and_judges() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(run.status.success(), "{stdout}");
     assert_eq!(table_positions(&stdout), samples.len(), "{stdout}");
+
+    // The engine's own model, judged on every game with nothing fitted.
+    let run = wdl(&data, &["--max-error", "100", "--engine-model"]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "the engine's model (chariot::wdl::MODEL) on all {} positions of 40 games: log-loss",
+            samples.len()
+        )),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("pub const MODEL"), "{stdout}");
+    assert_eq!(table_positions(&stdout), samples.len(), "{stdout}");
+    let run = wdl(&data, &["--engine-model", "--cross-validate"]);
+    assert_eq!(run.status.code(), Some(2));
 
     let run = wdl(&dir.join("missing.cxgd"), &[]);
     assert_eq!(run.status.code(), Some(2));
