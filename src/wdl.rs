@@ -27,7 +27,7 @@
 //!   share `p` of the positions, at any material, follow a second curve
 //!   whose threshold `a₂` and spread `b₂` are constants. Fitted, it is a
 //!   narrow box (about one position in eight stays a draw until the score
-//!   passes ±150 cp, with a sharp edge): a single logistic curve per
+//!   passes ±130 cp, with a sharp edge): a single logistic curve per
 //!   material cannot be both as sure of a draw near a level score and as
 //!   quick to give it up at ±300 cp as the games are;
 //! - `z` is the share of exactly level scores (0) taken as drawn: such a
@@ -88,19 +88,19 @@ pub struct Model {
     pub b2: f64,
 }
 
-/// The model fitted by `chariot-tools wdl` on 12,327 games (1,660,027
-/// positions) of the built-in (third-generation) net's self-play at 5,000
-/// nodes a move, every tenth of 13,696 games held out (docs/EVALUATION.md,
+/// The model fitted by `chariot-tools wdl` on 13,482 games (1,774,172
+/// positions) of the fifth-generation net's self-play at 5,000 nodes a
+/// move, every tenth of 14,980 games held out (docs/EVALUATION.md,
 /// "Win/draw/loss model").
 pub const MODEL: Model = Model {
-    a: [348.714, -914.126, 919.996, -332.010],
-    b: [65.214, -129.666, 448.440, -244.673],
-    d: [-0.990, 3.766, 51.196, -31.319],
-    k: 0.0628,
-    z: 0.1498,
-    p: 0.1290,
-    a2: 148.985,
-    b2: 28.295,
+    a: [344.587, -672.269, 478.292, -115.471],
+    b: [61.916, -153.282, 709.148, -471.011],
+    d: [-0.659, 2.153, 51.353, -32.801],
+    k: 0.0356,
+    z: 0.1130,
+    p: 0.1301,
+    a2: 133.221,
+    b2: 26.906,
 };
 
 /// The model's material variable: `material` clamped to
