@@ -908,7 +908,7 @@ fn judge(positions: &[Predicted], cfg: &Config) -> bool {
     }
     let Some(w) = worst(&buckets, cfg.min_positions) else {
         println!(
-            "no score bucket has {} held-out positions: nothing judged",
+            "no score bucket has {} positions: nothing judged",
             cfg.min_positions
         );
         return false;
