@@ -847,6 +847,7 @@ fn fit_and_predict(samples: &[Sample], games: usize, cfg: &Config) -> Result<Vec
     }
     let fitted = fit(&fit_set)?;
     let held_games = games / cfg.holdout;
+    let held_nll = neg_log_likelihood(&fitted.model, &held);
     println!(
         "fitted on {} positions of {} games ({} iterations): log-loss {:.4}; on the {} positions of the {held_games} held-out games: {:.4}",
         fit_set.len(),
@@ -854,14 +855,14 @@ fn fit_and_predict(samples: &[Sample], games: usize, cfg: &Config) -> Result<Vec
         fitted.iterations,
         fitted.loss,
         held.len(),
-        neg_log_likelihood(&fitted.model, &held) / held.len() as f64
+        held_nll / held.len() as f64
     );
     println!("\n{}\n", rust_constants(&fitted.model));
     let mut positions = predict(&fitted.model, &held);
     if cfg.cross_validate {
         // The negative log-likelihood of every game under the fit that did
         // not see it.
-        let mut nll = neg_log_likelihood(&fitted.model, &held);
+        let mut nll = held_nll;
         for fold in 0..last {
             let (held, rest) = split(samples, cfg.holdout, fold);
             let model = fit(&rest)?.model;
