@@ -6,7 +6,7 @@ use chariot_tools::{
     book, datagen, dataset, gamefile, import, merge, openings, spsa, train, tune, wdl,
 };
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -86,8 +86,10 @@ enum Command {
         #[arg(long, conflicts_with = "init")]
         resume: Option<PathBuf>,
         /// Start from a net's weights (the last generation's: a file, or
-        /// `<built-in>`) instead of random ones; a net with one output or
-        /// one set of inputs is copied into every bucket the run asks for.
+        /// `<built-in>`; or a training checkpoint, `*.ck`, of any width)
+        /// instead of random ones; a net with one output or one set of
+        /// inputs is copied into every bucket the run asks for, and a
+        /// narrower net gets silent new hidden neurons.
         #[arg(long)]
         init: Option<String>,
         /// Also train on each position's mirror image (left to right),
@@ -359,11 +361,15 @@ fn run(cli: Cli) -> Result<()> {
             }
             let init = match &init {
                 None => None,
+                Some(name) if name.ends_with(".ck") => Some(
+                    train::FloatNet::from_checkpoint_file(Path::new(name))
+                        .map_err(|e| anyhow::anyhow!("--init '{name}' refused: {e:#}"))?,
+                ),
                 Some(name) => match chariot::nets::Evaluation::from_name(name)
                     .map_err(|e| anyhow::anyhow!("--init '{name}' refused: {e}"))?
                     .net
                 {
-                    Some(net) => Some(net),
+                    Some(net) => Some(train::FloatNet::from_network(&net)),
                     None => bail!("--init needs a net, not the classical evaluation"),
                 },
             };

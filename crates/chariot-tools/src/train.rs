@@ -113,10 +113,10 @@ pub enum Start<'a> {
     /// A checkpoint of the same shape (`checkpoint-NNN.ck`), its optimiser
     /// state and epoch count included.
     Resume(&'a Path),
-    /// A quantised net's weights, widened to the run's shape (see
-    /// [`FloatNet::from_network`]), with a fresh optimiser: a new
-    /// generation trained on from the last one's knowledge.
-    Init(&'a Network),
+    /// A net's weights (a quantised net's, or a checkpoint's), widened to
+    /// the run's shape (see [`FloatNet::widened`]), with a fresh optimiser:
+    /// a new generation trained on from the last one's knowledge.
+    Init(&'a FloatNet),
 }
 
 /// The network in f32.
@@ -157,21 +157,48 @@ impl FloatNet {
     }
 
     /// The float net a quantised one stands for (each weight over its
-    /// quantisation scale), in `shape`. The net may have fewer buckets than
-    /// `shape` asks for, one set of inputs or one output: that one is then
-    /// copied into every bucket, so that the widened net starts out
-    /// evaluating as the net did (king buckets: exactly while no king stands
-    /// right of centre, where the board is read mirrored).
-    pub fn from_network(net: &Network, shape: Shape) -> Result<FloatNet> {
-        shape.check()?;
-        if shape.hidden != nnue::HIDDEN {
-            bail!(
-                "a net of {} hidden neurons cannot start from the engine's ({})",
-                shape.hidden,
-                nnue::HIDDEN
-            );
+    /// quantisation scale), in the net's own shape.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let shape = Shape {
+            hidden: nnue::HIDDEN,
+            king_buckets: net.king_buckets(),
+            buckets: net.buckets(),
+        };
+        let (qa, qb) = (QA as f32, QB as f32);
+        fn scaled(v: &[i16], scale: f32) -> impl Iterator<Item = f32> + '_ {
+            v.iter().map(move |&w| f32::from(w) / scale)
         }
-        let widen = |have: usize, want: usize, what: &str| {
+        let params: Vec<f32> = scaled(&net.hidden_weights, qa)
+            .chain(scaled(&net.hidden_bias, qa))
+            .chain(scaled(&net.output_weights, qb))
+            .chain(net.output_bias.iter().map(|&b| b as f32 / (qa * qb)))
+            .collect();
+        debug_assert_eq!(params.len(), shape.len());
+        FloatNet { shape, params }
+    }
+
+    /// The weights of a training checkpoint (`checkpoint-NNN.ck`), without
+    /// its optimiser's state: a start for a run of another shape.
+    pub fn from_checkpoint_file(path: &Path) -> Result<FloatNet> {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let (net, ..) =
+            FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))?;
+        Ok(net)
+    }
+
+    /// This net in a larger `shape`, evaluating as it does:
+    /// - a net with one output or one set of inputs has it copied into
+    ///   every bucket the shape asks for (king buckets: the same evaluation
+    ///   while no king stands right of centre, where the board is read
+    ///   mirrored);
+    /// - more hidden neurons than the net has are added with small random
+    ///   input weights (seeded) and output weights of zero, so that they
+    ///   start out silent and learn from there.
+    pub fn widened(&self, shape: Shape, seed: u64) -> Result<FloatNet> {
+        shape.check()?;
+        let from = self.shape;
+        let copies = |have: usize, want: usize, what: &str| {
             if have == want || have == 1 {
                 Ok(want / have)
             } else {
@@ -180,20 +207,40 @@ impl FloatNet {
                 ))
             }
         };
-        let inputs_copies = widen(net.king_buckets(), shape.king_buckets, "king buckets")?;
-        let output_copies = widen(net.buckets(), shape.buckets, "output buckets")?;
-        let (qa, qb) = (QA as f32, QB as f32);
-        let scaled =
-            |v: &[i16], scale: f32| v.iter().map(|&w| f32::from(w) / scale).collect::<Vec<_>>();
-        let mut params = scaled(&net.hidden_weights, qa).repeat(inputs_copies);
-        params.extend(scaled(&net.hidden_bias, qa));
-        params.extend(scaled(&net.output_weights, qb).repeat(output_copies));
-        let bias: Vec<f32> = net
-            .output_bias
-            .iter()
-            .map(|&b| b as f32 / (qa * qb))
-            .collect();
-        params.extend(bias.repeat(output_copies));
+        copies(from.king_buckets, shape.king_buckets, "king buckets")?;
+        copies(from.buckets, shape.buckets, "output buckets")?;
+        if from.hidden > shape.hidden {
+            bail!(
+                "the net has {} hidden neurons, the run asks for {} (a net is widened, never narrowed)",
+                from.hidden,
+                shape.hidden
+            );
+        }
+        let (h0, h) = (from.hidden, shape.hidden);
+        let (w1, rest) = self.params.split_at(from.king_buckets * INPUTS * h0);
+        let (b1, rest) = rest.split_at(h0);
+        let (w2, b2) = rest.split_at(from.buckets * 2 * h0);
+        let mut rng = StdRng::seed_from_u64(seed);
+        let scale1 = (1.0 / 32.0f32).sqrt();
+        let mut params = Vec::with_capacity(shape.len());
+        for k in 0..shape.king_buckets {
+            let bucket = &w1[k % from.king_buckets * INPUTS * h0..][..INPUTS * h0];
+            for column in bucket.chunks_exact(h0) {
+                params.extend_from_slice(column);
+                params.extend((h0..h).map(|_| rng.random_range(-1.0f32..1.0) * scale1));
+            }
+        }
+        params.extend_from_slice(b1);
+        params.resize(params.len() + h - h0, 0.0);
+        for o in 0..shape.buckets {
+            for side in w2[o % from.buckets * 2 * h0..][..2 * h0].chunks_exact(h0) {
+                params.extend_from_slice(side);
+                params.resize(params.len() + h - h0, 0.0);
+            }
+        }
+        for o in 0..shape.buckets {
+            params.push(b2[o % from.buckets]);
+        }
         debug_assert_eq!(params.len(), shape.len());
         Ok(FloatNet { shape, params })
     }
@@ -623,7 +670,7 @@ pub fn train(cfg: &Config, data: &Dataset, valid: &Dataset, start: Start) -> Res
             (net, adam, epoch)
         }
         Start::Random => fresh(FloatNet::random(cfg.shape, cfg.seed)),
-        Start::Init(from) => fresh(FloatNet::from_network(from, cfg.shape)?),
+        Start::Init(from) => fresh(from.widened(cfg.shape, cfg.seed)?),
     };
     let n = net.params.len();
     let mut parts_grad: Vec<Vec<f32>> = vec![vec![0.0; n]; PARTS];
@@ -827,7 +874,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_can_start_from_a_quantised_net_widened_into_buckets() {
+    fn a_run_can_start_from_a_net_widened_into_buckets_and_neurons() {
         // A plain net with weights over the quantised ranges (a random
         // float net's are too small to show a wrong scale).
         let mut rng = StdRng::seed_from_u64(4);
@@ -841,8 +888,9 @@ mod tests {
             output_bias: vec![-123_456],
         };
         // Read back as it is: the same net again.
-        let same = FloatNet::from_network(&plain, Shape::plain(nnue::HIDDEN)).expect("reads");
-        assert_eq!(same.quantise().expect("quantises"), plain);
+        let float = FloatNet::from_network(&plain);
+        assert_eq!(float.shape, Shape::plain(nnue::HIDDEN));
+        assert_eq!(float.quantise().expect("quantises"), plain);
         let o8 = Shape {
             buckets: OUTPUT_BUCKETS,
             ..Shape::plain(nnue::HIDDEN)
@@ -852,7 +900,7 @@ mod tests {
             ..Shape::plain(nnue::HIDDEN)
         };
         let widened = [o8, k6].map(|shape| {
-            let net = FloatNet::from_network(&plain, shape).expect("widens");
+            let net = float.widened(shape, 1).expect("widens");
             assert_eq!(net.shape, shape);
             net.quantise().expect("quantises")
         });
@@ -882,11 +930,41 @@ mod tests {
             checked > 1000 && buckets.len() >= 4,
             "{checked} {buckets:?}"
         );
-        // Narrowing or another width is refused, with the reason.
-        let err = FloatNet::from_network(&widened[0], Shape::plain(nnue::HIDDEN)).unwrap_err();
+        // More hidden neurons start out silent: the float net evaluates as
+        // before (the new neurons' outputs are exact zeros).
+        let wide = float
+            .widened(Shape::plain(2 * nnue::HIDDEN), 1)
+            .expect("widens");
+        assert_eq!(wide.params.len(), Shape::plain(2 * nnue::HIDDEN).len());
+        let mut pos = Position::startpos();
+        for i in 1..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || i % 100 == 0 {
+                pos = Position::startpos();
+                continue;
+            }
+            assert_eq!(
+                wide.evaluate(&pos),
+                float.evaluate(&pos),
+                "{}",
+                pos.to_fen()
+            );
+            pos.make_move(moves[rng.random_range(0..moves.len())]);
+        }
+        // Its new input weights are not all alike, and seeded.
+        let h = 2 * nnue::HIDDEN;
+        let new_weights = &wide.params[nnue::HIDDEN..h];
+        assert!(new_weights.iter().any(|&w| w != new_weights[0]));
+        assert_eq!(float.widened(Shape::plain(h), 1).expect("widens"), wide);
+        // Narrowing is refused, with the reason.
+        let o8_float = FloatNet::from_network(&widened[0]);
+        let err = o8_float.widened(Shape::plain(nnue::HIDDEN), 1).unwrap_err();
         assert!(err.to_string().contains("output buckets"), "{err}");
-        let err = FloatNet::from_network(&widened[1], o8).unwrap_err();
+        let err = FloatNet::from_network(&widened[1])
+            .widened(o8, 1)
+            .unwrap_err();
         assert!(err.to_string().contains("king buckets"), "{err}");
-        assert!(FloatNet::from_network(&plain, Shape::plain(8)).is_err());
+        let err = float.widened(Shape::plain(8), 1).unwrap_err();
+        assert!(err.to_string().contains("never narrowed"), "{err}");
     }
 }

@@ -295,7 +295,7 @@ fn the_command_names_the_best_epoch_and_the_file_it_takes_when_built_in() {
 }
 
 #[test]
-fn the_command_starts_a_bucketed_run_from_the_built_in_net() {
+fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
     let dir = scratch("init");
     let data = self_play(&dir, 12, 7);
     let train = |extra: &[&str], out: &str| {
@@ -349,9 +349,56 @@ fn the_command_starts_a_bucketed_run_from_the_built_in_net() {
         pos.make_move(moves[(i * 7) % moves.len()]);
     }
     assert!(buckets.len() >= 3, "{buckets:?}");
+    // A run started from that run's checkpoint: at the same learning rate,
+    // the same net again; twice as wide, a run of its own (a width other
+    // than the build's is trained, not quantised).
+    let checkpoint = dir.join("o8").join("checkpoint-001.ck");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let run = train(
+        &[
+            "--init",
+            checkpoint,
+            "--output-buckets",
+            "8",
+            "--lr",
+            "1e-9",
+        ],
+        "again",
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let again = std::fs::read(dir.join("again").join("epoch-001.nnue")).unwrap();
+    assert_eq!(chariot::nnue::Network::from_bytes(&again).unwrap(), o8);
+    let wide = (2 * chariot::nnue::HIDDEN).to_string();
+    let run = train(
+        &[
+            "--init",
+            checkpoint,
+            "--output-buckets",
+            "8",
+            "--hidden",
+            &wide,
+        ],
+        "wide",
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(dir.join("wide").join("checkpoint-001.ck").exists());
     // Refused, each with its reason: the classical evaluation, a file that
-    // is no net, and a resumed run as well.
+    // is no net, a missing checkpoint, a net narrowed (8 output buckets
+    // into 1), and a resumed run as well.
     for (args, says) in [
+        (
+            vec!["--init", "/nonexistent.ck"],
+            "cannot read /nonexistent.ck",
+        ),
+        (vec!["--init", checkpoint], "the net has 8 output buckets"),
         (vec!["--init", "<classical>"], "needs a net"),
         (
             vec!["--init", "/nonexistent.nnue"],
