@@ -119,6 +119,12 @@ pub enum Start<'a> {
     Init(&'a FloatNet),
 }
 
+/// The range of a random first-layer weight (±): about 32 inputs are on in
+/// a position, so that a hidden sum starts within the activation's range.
+fn input_weight_scale() -> f32 {
+    (1.0 / 32.0f32).sqrt()
+}
+
 /// The network in f32.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
@@ -137,14 +143,13 @@ impl FloatNet {
         } = shape;
         let mut rng = StdRng::seed_from_u64(seed);
         let mut params = vec![0.0; shape.len()];
-        let scale1 = (1.0 / 32.0f32).sqrt();
         let scale2 = (1.0 / hidden as f32).sqrt();
         let w1_end = shape.king_buckets * INPUTS * hidden;
         let b1_end = w1_end + hidden;
         for (i, p) in params.iter_mut().enumerate() {
             let u: f32 = rng.random_range(-1.0..1.0);
             *p = if i < w1_end {
-                u * scale1
+                u * input_weight_scale()
             } else if i < b1_end {
                 0.0
             } else if i < b1_end + buckets * 2 * hidden {
@@ -198,17 +203,14 @@ impl FloatNet {
     pub fn widened(&self, shape: Shape, seed: u64) -> Result<FloatNet> {
         shape.check()?;
         let from = self.shape;
-        let copies = |have: usize, want: usize, what: &str| {
-            if have == want || have == 1 {
-                Ok(want / have)
-            } else {
-                Err(anyhow::anyhow!(
-                    "the net has {have} {what}, the run asks for {want}"
-                ))
+        for (have, want, what) in [
+            (from.king_buckets, shape.king_buckets, "king buckets"),
+            (from.buckets, shape.buckets, "output buckets"),
+        ] {
+            if have != want && have != 1 {
+                bail!("the net has {have} {what}, the run asks for {want}");
             }
-        };
-        copies(from.king_buckets, shape.king_buckets, "king buckets")?;
-        copies(from.buckets, shape.buckets, "output buckets")?;
+        }
         if from.hidden > shape.hidden {
             bail!(
                 "the net has {} hidden neurons, the run asks for {} (a net is widened, never narrowed)",
@@ -221,13 +223,13 @@ impl FloatNet {
         let (b1, rest) = rest.split_at(h0);
         let (w2, b2) = rest.split_at(from.buckets * 2 * h0);
         let mut rng = StdRng::seed_from_u64(seed);
-        let scale1 = (1.0 / 32.0f32).sqrt();
         let mut params = Vec::with_capacity(shape.len());
         for k in 0..shape.king_buckets {
             let bucket = &w1[k % from.king_buckets * INPUTS * h0..][..INPUTS * h0];
             for column in bucket.chunks_exact(h0) {
                 params.extend_from_slice(column);
-                params.extend((h0..h).map(|_| rng.random_range(-1.0f32..1.0) * scale1));
+                params
+                    .extend((h0..h).map(|_| rng.random_range(-1.0f32..1.0) * input_weight_scale()));
             }
         }
         params.extend_from_slice(b1);
