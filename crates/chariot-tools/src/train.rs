@@ -185,11 +185,14 @@ impl FloatNet {
     /// The weights of a training checkpoint (`checkpoint-NNN.ck`), without
     /// its optimiser's state: a start for a run of another shape.
     pub fn from_checkpoint_file(path: &Path) -> Result<FloatNet> {
+        Ok(FloatNet::read_checkpoint(path)?.0)
+    }
+
+    /// A checkpoint file: the net, its optimiser and the epochs done.
+    fn read_checkpoint(path: &Path) -> Result<(FloatNet, Adam, usize)> {
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let (net, ..) =
-            FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))?;
-        Ok(net)
+        FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))
     }
 
     /// This net in a larger `shape`, evaluating as it does:
@@ -654,10 +657,7 @@ pub fn train(cfg: &Config, data: &Dataset, valid: &Dataset, start: Start) -> Res
     };
     let (mut net, mut adam, first_epoch) = match start {
         Start::Resume(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let (net, adam, epoch) =
-                FloatNet::from_checkpoint(&bytes).with_context(|| format!("{}", path.display()))?;
+            let (net, adam, epoch) = FloatNet::read_checkpoint(path)?;
             if net.shape != cfg.shape {
                 bail!(
                     "checkpoint is of shape {:?}, the command asks for {:?}",

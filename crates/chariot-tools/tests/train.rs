@@ -310,9 +310,17 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
             .output()
             .unwrap()
     };
+    let trained = |extra: &[&str], out: &str| {
+        let run = train(extra, out);
+        assert!(
+            run.status.success(),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    };
     // A learning rate too small to move a weight by a quantisation step:
     // the net written is the built-in one with its output in all 8 buckets.
-    let run = train(
+    trained(
         &[
             "--init",
             "<built-in>",
@@ -322,11 +330,6 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
             "1e-9",
         ],
         "o8",
-    );
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
     );
     let bytes = std::fs::read(dir.join("o8").join("epoch-001.nnue")).unwrap();
     let o8 = chariot::nnue::Network::from_bytes(&bytes).unwrap();
@@ -354,7 +357,7 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
     // than the build's is trained, not quantised).
     let checkpoint = dir.join("o8").join("checkpoint-001.ck");
     let checkpoint = checkpoint.to_str().unwrap();
-    let run = train(
+    trained(
         &[
             "--init",
             checkpoint,
@@ -365,15 +368,10 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
         ],
         "again",
     );
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let again = std::fs::read(dir.join("again").join("epoch-001.nnue")).unwrap();
     assert_eq!(chariot::nnue::Network::from_bytes(&again).unwrap(), o8);
     let wide = (2 * chariot::nnue::HIDDEN).to_string();
-    let run = train(
+    trained(
         &[
             "--init",
             checkpoint,
@@ -384,12 +382,15 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
         ],
         "wide",
     );
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    // Its checkpoint is of the wider shape: hidden neurons, then king and
+    // output buckets, after the magic.
+    let ck = std::fs::read(dir.join("wide").join("checkpoint-001.ck")).unwrap();
+    let u32_at = |i: usize| u32::from_le_bytes(ck[i..i + 4].try_into().unwrap()) as usize;
+    assert_eq!(&ck[..4], b"CXC2");
+    assert_eq!(
+        [u32_at(4), u32_at(8), u32_at(12)],
+        [2 * chariot::nnue::HIDDEN, 1, OUTPUT_BUCKETS]
     );
-    assert!(dir.join("wide").join("checkpoint-001.ck").exists());
     // Refused, each with its reason: the classical evaluation, a file that
     // is no net, a missing checkpoint, a net narrowed (8 output buckets
     // into 1), and a resumed run as well.
