@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 /// `include_bytes!` and [`BUILTIN_NET_FILE`] share the one literal.
 macro_rules! builtin_net_file {
     () => {
-        "chariot-1ba0aefd1eb5.nnue"
+        "chariot-b90e0e5fa5b8.nnue"
     };
 }
 
