@@ -370,7 +370,7 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
     );
     let again = std::fs::read(dir.join("again").join("epoch-001.nnue")).unwrap();
     assert_eq!(chariot::nnue::Network::from_bytes(&again).unwrap(), o8);
-    let wide = (2 * chariot::nnue::HIDDEN).to_string();
+    let wide = (2 * HIDDEN).to_string();
     trained(
         &[
             "--init",
@@ -382,14 +382,16 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
         ],
         "wide",
     );
-    // Its checkpoint is of the wider shape: hidden neurons, then king and
-    // output buckets, after the magic.
-    let ck = std::fs::read(dir.join("wide").join("checkpoint-001.ck")).unwrap();
-    let u32_at = |i: usize| u32::from_le_bytes(ck[i..i + 4].try_into().unwrap()) as usize;
-    assert_eq!(&ck[..4], b"CXC2");
+    // Its checkpoint reads, and is of the wider shape.
+    let widened =
+        train::FloatNet::from_checkpoint_file(&dir.join("wide").join("checkpoint-001.ck")).unwrap();
     assert_eq!(
-        [u32_at(4), u32_at(8), u32_at(12)],
-        [2 * chariot::nnue::HIDDEN, 1, OUTPUT_BUCKETS]
+        widened.shape,
+        Shape {
+            hidden: 2 * HIDDEN,
+            king_buckets: 1,
+            buckets: OUTPUT_BUCKETS
+        }
     );
     // Refused, each with its reason: the classical evaluation, a file that
     // is no net, a missing checkpoint, a net narrowed (8 output buckets
