@@ -23,7 +23,13 @@ const ORDER: [PieceKind; 7] = [
 /// side to move.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let (from, to) = (m.from(), m.to());
-    let mut swap = EXCHANGE_VALUES[pos.piece_at(to).kind().index()] - threshold;
+    let target = pos.piece_at(to);
+    let gain = if target.is_some() {
+        EXCHANGE_VALUES[target.kind().index()]
+    } else {
+        0
+    };
+    let mut swap = gain - threshold;
     if swap < 0 {
         return false;
     }
@@ -104,5 +110,8 @@ mod tests {
         // piece when it is attacked.
         assert!(see("3k5/9/9/9/9/9/9/9/9/1R2K4 w - - 0 1", "b0b5", 0));
         assert!(!see("3k5/9/9/9/9/9/2n6/9/9/1R2K4 w - - 0 1", "b0b5", 0));
+        // It loses the rook's whole value, no more (an empty square gains nothing).
+        assert!(see("3k5/9/9/9/9/9/2n6/9/9/1R2K4 w - - 0 1", "b0b5", -200));
+        assert!(!see("3k5/9/9/9/9/9/2n6/9/9/1R2K4 w - - 0 1", "b0b5", -199));
     }
 }
