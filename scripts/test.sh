@@ -58,6 +58,9 @@ scripts/compat_cchess.py --protocol uci
 step "a complete clocked game against fairy-stockfish (UCCI), every move checked"
 scripts/game_vs_fsf.py
 
+step "scripts/idle.sh: a job that takes only what a timed match leaves"
+scripts/idle_test.sh
+
 # Sharded work on a real scheduler: a one-node Slurm cluster needs root (CI
 # runs as root); elsewhere the same check runs under GNU parallel.
 # Both use the `ci` builds of the runner, the data tool and the engine

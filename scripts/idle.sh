@@ -1,0 +1,17 @@
+#!/bin/sh
+# Runs a command on the CPU time that others leave over, such as data
+# generation beside a timed match.
+#
+# Usage: scripts/idle.sh COMMAND [ARGS...]
+#
+# `chrt --idle 0` alone is not enough where the kernel groups tasks by
+# session (CONFIG_SCHED_AUTOGROUP, /proc/sys/kernel/sched_autogroup_enabled
+# = 1, as on these machines): the CPU is first shared fairly between
+# sessions, and only then by policy inside each one, so an idle-priority
+# job in a session of its own still takes its half of the machine from a
+# match started in another (docs/MATCH.md, "Beside other jobs"). This
+# starts COMMAND in a new session, gives that session's group the lowest
+# weight (nice 19), and runs COMMAND at idle priority inside it.
+set -eu
+[ $# -ge 1 ] || { echo "usage: scripts/idle.sh COMMAND [ARGS...]" >&2; exit 2; }
+exec setsid -w sh -c 'echo 19 > /proc/self/autogroup 2>/dev/null || true; exec chrt --idle 0 "$@"' idle "$@"
