@@ -14,4 +14,13 @@
 # weight (nice 19), and runs COMMAND at idle priority inside it.
 set -eu
 [ $# -ge 1 ] || { echo "usage: scripts/idle.sh COMMAND [ARGS...]" >&2; exit 2; }
-exec setsid -w sh -c 'echo 19 > /proc/self/autogroup 2>/dev/null || true; exec chrt --idle 0 "$@"' idle "$@"
+# Without root the kernel takes one such change a tenth of a second, so a
+# refused one is tried again for up to a second.
+exec setsid -w sh -c '
+    tries=0
+    while [ -e /proc/self/autogroup ] && ! echo 19 2>/dev/null > /proc/self/autogroup &&
+        [ "$tries" -lt 20 ]; do
+        tries=$((tries + 1))
+        sleep 0.05
+    done
+    exec chrt --idle 0 "$@"' idle "$@"

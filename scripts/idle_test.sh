@@ -7,15 +7,6 @@ set -eu
 cd "$(dirname "$0")/.."
 fail() { echo "idle_test.sh: $*" >&2; exit 1; }
 
-policy=$(scripts/idle.sh sh -c 'chrt -p $$')
-case $policy in
-    *SCHED_IDLE*) ;;
-    *) fail "not idle priority: $policy" ;;
-esac
-# Field 6 of /proc/PID/stat is the session's id (the command name, field
-# 2, is "(sh)", without spaces).
-ids=$(scripts/idle.sh sh -c 'echo "$(cut -d" " -f6 /proc/$$/stat) $$"')
-[ "${ids% *}" = "${ids#* }" ] || fail "not in a session of its own (session, process: $ids)"
 if [ -r /proc/self/autogroup ]; then
     before=$(cat /proc/self/autogroup)
     group=$(scripts/idle.sh cat /proc/self/autogroup)
@@ -25,6 +16,15 @@ if [ -r /proc/self/autogroup ]; then
     esac
     [ "$(cat /proc/self/autogroup)" = "$before" ] || fail "the caller's group changed: $before"
 fi
+policy=$(scripts/idle.sh sh -c 'chrt -p $$')
+case $policy in
+    *SCHED_IDLE*) ;;
+    *) fail "not idle priority: $policy" ;;
+esac
+# Field 6 of /proc/PID/stat is the session's id (the command name, field
+# 2, is "(sh)", without spaces).
+ids=$(scripts/idle.sh sh -c 'echo "$(cut -d" " -f6 /proc/$$/stat) $$"')
+[ "${ids% *}" = "${ids#* }" ] || fail "not in a session of its own (session, process: $ids)"
 status=0
 scripts/idle.sh sh -c 'exit 7' || status=$?
 [ "$status" = 7 ] || fail "exit status $status, not 7"
