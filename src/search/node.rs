@@ -6,11 +6,11 @@
 
 use super::params::*;
 use super::picker::{MovePicker, GOOD_CAPTURE, LOWEST_REFUTATION, TT_MOVE_SCORE};
-use super::see::see_ge;
+use super::see::{exchange_value, see_ge};
 use super::tt::{score_from_tt, score_to_tt, Bound, Entry};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
 use xiangqi::movegen::MoveList;
-use xiangqi::types::{Move, Piece, PieceKind, EXCHANGE_VALUES};
+use xiangqi::types::{Move, Piece, PieceKind};
 
 impl Searcher<'_> {
     /// Whether the side to move has a piece that makes passing safe to assume
@@ -401,7 +401,7 @@ impl Searcher<'_> {
                     break;
                 }
                 // Delta pruning: even winning the piece would not reach alpha.
-                let victim = EXCHANGE_VALUES[self.pos.piece_at(m.to()).kind().index()];
+                let victim = exchange_value(self.pos.piece_at(m.to()));
                 if eval + victim + delta_margin() <= alpha {
                     continue;
                 }

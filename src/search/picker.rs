@@ -22,10 +22,10 @@
 //! the constants below); the search uses it to reduce and prune.
 
 use super::history::{Continuations, Heuristics, NO_CONTINUATION};
-use super::see::see_ge;
+use super::see::{exchange_value, see_ge};
 use xiangqi::movegen::{GenType, Legality, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
-use xiangqi::types::{Move, EXCHANGE_VALUES};
+use xiangqi::types::Move;
 
 /// Score of the hash move.
 pub const TT_MOVE_SCORE: i32 = 1 << 30;
@@ -69,9 +69,7 @@ pub enum Mode {
 /// MVV-LVA: the most valuable victim first, then the least valuable attacker.
 #[inline(always)]
 fn mvv_lva(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_at(m.to()).kind().index();
-    let attacker = pos.piece_at(m.from()).kind().index();
-    EXCHANGE_VALUES[victim] * 16 - EXCHANGE_VALUES[attacker] / 8
+    exchange_value(pos.piece_at(m.to())) * 16 - exchange_value(pos.piece_at(m.from())) / 8
 }
 
 /// Swaps the best-scored move among `moves[from..end]` to `from` and

@@ -6,7 +6,29 @@
 
 use xiangqi::position::Position;
 use xiangqi::types::EXCHANGE_VALUES;
-use xiangqi::types::{Move, PieceKind};
+use xiangqi::types::{Move, Piece, PieceKind};
+
+/// Exchange values by `Piece::index`: each piece's kind's, and 0 for an
+/// empty square (whose `kind()` means nothing).
+const PIECE_VALUES: [i32; 16] = {
+    let mut values = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        // The low three bits are kind + 1; 0 is the empty square.
+        if i & 7 != 0 {
+            values[i] = EXCHANGE_VALUES[(i & 7) - 1];
+        }
+        i += 1;
+    }
+    values
+};
+
+/// The exchange value of `piece`, 0 for `Piece::NONE`: what taking it on
+/// its square gains.
+#[inline(always)]
+pub fn exchange_value(piece: Piece) -> i32 {
+    PIECE_VALUES[piece.index()]
+}
 
 /// Capture order, least valuable first.
 const ORDER: [PieceKind; 7] = [
@@ -23,13 +45,7 @@ const ORDER: [PieceKind; 7] = [
 /// side to move.
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let (from, to) = (m.from(), m.to());
-    let target = pos.piece_at(to);
-    let gain = if target.is_some() {
-        EXCHANGE_VALUES[target.kind().index()]
-    } else {
-        0
-    };
-    let mut swap = gain - threshold;
+    let mut swap = exchange_value(pos.piece_at(to)) - threshold;
     if swap < 0 {
         return false;
     }
@@ -87,6 +103,22 @@ mod tests {
         let pos = Position::from_fen(fen).expect("test FEN");
         let m = pos.parse_move(mv).expect("test move");
         see_ge(&pos, m, threshold)
+    }
+
+    #[test]
+    fn a_piece_is_worth_its_kind_and_an_empty_square_nothing() {
+        use xiangqi::types::Color;
+        assert_eq!(exchange_value(Piece::NONE), 0);
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(color, kind);
+                assert_eq!(
+                    exchange_value(piece),
+                    EXCHANGE_VALUES[kind.index()],
+                    "{piece:?}"
+                );
+            }
+        }
     }
 
     #[test]
