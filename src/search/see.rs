@@ -6,19 +6,18 @@
 
 use xiangqi::position::Position;
 use xiangqi::types::EXCHANGE_VALUES;
-use xiangqi::types::{Move, Piece, PieceKind};
+use xiangqi::types::{Color, Move, Piece, PieceKind};
 
 /// Exchange values by `Piece::index`: each piece's kind's, and 0 for an
 /// empty square (whose `kind()` means nothing).
 const PIECE_VALUES: [i32; 16] = {
     let mut values = [0; 16];
-    let mut i = 0;
-    while i < 16 {
-        // The low three bits are kind + 1; 0 is the empty square.
-        if i & 7 != 0 {
-            values[i] = EXCHANGE_VALUES[(i & 7) - 1];
-        }
-        i += 1;
+    let mut k = 0;
+    while k < PieceKind::ALL.len() {
+        let kind = PieceKind::ALL[k];
+        values[Piece::new(Color::Red, kind).index()] = EXCHANGE_VALUES[kind.index()];
+        values[Piece::new(Color::Black, kind).index()] = EXCHANGE_VALUES[kind.index()];
+        k += 1;
     }
     values
 };
@@ -54,7 +53,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         // A legal king capture cannot be answered.
         return true;
     }
-    swap = EXCHANGE_VALUES[mover.kind().index()] - swap;
+    swap = exchange_value(mover) - swap;
     if swap <= 0 {
         return true;
     }
@@ -107,7 +106,6 @@ mod tests {
 
     #[test]
     fn a_piece_is_worth_its_kind_and_an_empty_square_nothing() {
-        use xiangqi::types::Color;
         assert_eq!(exchange_value(Piece::NONE), 0);
         for color in Color::ALL {
             for kind in PieceKind::ALL {
