@@ -30,19 +30,40 @@ cargo test --quiet --workspace
 step "cargo test --workspace --profile ci (optimized)"
 cargo test --quiet --workspace --profile ci -- --skip tactics_suite
 
+step "tactics suite (prints how many positions the search solves)"
+cargo test --quiet --profile ci --test tactics -- --nocapture tactics_suite
+
+# Sharded work on a real scheduler: a one-node Slurm cluster needs root (CI
+# runs as root); elsewhere the same check runs under GNU parallel.
+# Both use the `ci` builds of the runner, the data tool and the engine
+# without the tuning options, as the optimized test run made them (this
+# `--no-run` is a no-op right after it and keeps the check right if steps
+# move; a plain `cargo build` would compile the dependencies again without
+# the tests' feature set).
+cargo test --quiet --profile ci --workspace --no-run
+export BIN=$PWD/target/ci
+if [ "$(id -u)" = 0 ]; then
+    step "a one-node Slurm cluster: 4-task arrays of a match and of datagen, merged, equal one process's"
+    scripts/cluster/slurm_test.sh
+else
+    step "sharded matches and data under GNU parallel, merged, equal one process's (the Slurm test needs root)"
+    scripts/cluster/parallel_test.sh
+fi
+
 step "the network at another width (hidden-512: two blocks in the output sum)"
 cargo test --quiet --profile ci -p chariot --features hidden-512 --test nnue
 
 step "the tuning build (tune: every search tunable a hidden option)"
 cargo test --quiet --profile ci --features tune --test tune
 
-step "chariot-tools spsa end to end, against the tuning build"
-cargo build --quiet --profile ci --features tune
+# The tune test's build of the engine (cargo puts the binary an integration
+# test runs in target/ci) is the tuning engine spsa drives: a separate
+# `cargo build --features tune` would compile the dependencies again without
+# the test build's feature set, a minute and more on two cores.
 cp target/ci/chariot target/ci/chariot-tune
-CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet -p chariot-tools --test spsa
 
-step "tactics suite (prints how many positions the search solves)"
-cargo test --quiet --profile ci --test tactics -- --nocapture tactics_suite
+step "chariot-tools spsa end to end, against the tuning build"
+CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet -p chariot-tools --test spsa
 
 step "the shipped build (release: LTO); its bench signature equals the latest 'Bench:' commit line"
 cargo build --quiet --release
@@ -60,20 +81,5 @@ scripts/game_vs_fsf.py
 
 step "scripts/idle.sh: a job that takes only what a timed match leaves"
 scripts/idle_test.sh
-
-# Sharded work on a real scheduler: a one-node Slurm cluster needs root (CI
-# runs as root); elsewhere the same check runs under GNU parallel.
-# Both use the `ci` builds of the runner, the data tool and the engine
-# without the tuning options (the build is a no-op after the steps above; it
-# keeps these checks right whatever ran before them).
-cargo build --quiet --profile ci --workspace
-export BIN=$PWD/target/ci
-if [ "$(id -u)" = 0 ]; then
-    step "a one-node Slurm cluster: 4-task arrays of a match and of datagen, merged, equal one process's"
-    scripts/cluster/slurm_test.sh
-else
-    step "sharded matches and data under GNU parallel, merged, equal one process's (the Slurm test needs root)"
-    scripts/cluster/parallel_test.sh
-fi
 
 step "all tests passed"
