@@ -63,7 +63,10 @@ cargo test --quiet --profile ci --features tune --test tune
 cp target/ci/chariot target/ci/chariot-tune
 
 step "chariot-tools spsa end to end, against the tuning build"
-CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet -p chariot-tools --test spsa
+# `--workspace`, not `-p chariot-tools`: the debug run above built this test
+# with the workspace's features; one package alone would compile it, the
+# engine and their dependencies again with its own.
+CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet --workspace --test spsa
 
 step "the shipped build (release: LTO); its bench signature equals the latest 'Bench:' commit line"
 cargo build --quiet --release
