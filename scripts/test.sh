@@ -27,19 +27,23 @@ cargo test --quiet --workspace
 
 # The optimized test runs use the `ci` profile: release code without LTO
 # (Cargo.toml says why); the shipped `release` build is made once, below.
+# Every later cargo step names `--workspace`, so that cargo resolves the
+# dependencies' features as these runs did and reuses their builds (one
+# package alone, or a plain `cargo build` without the test's dev-dependencies,
+# compiled rand, proptest and more again); a feature of the engine's own
+# then recompiles the engine only.
 step "cargo test --workspace --profile ci (optimized)"
 cargo test --quiet --workspace --profile ci -- --skip tactics_suite
 
 step "tactics suite (prints how many positions the search solves)"
-cargo test --quiet --profile ci --test tactics -- --nocapture tactics_suite
+cargo test --quiet --profile ci --workspace --test tactics -- --nocapture tactics_suite
 
 # Sharded work on a real scheduler: a one-node Slurm cluster needs root (CI
 # runs as root); elsewhere the same check runs under GNU parallel.
 # Both use the `ci` builds of the runner, the data tool and the engine
 # without the tuning options, as the optimized test run made them (this
 # `--no-run` is a no-op right after it and keeps the check right if steps
-# move; a plain `cargo build` would compile the dependencies again without
-# the tests' feature set).
+# move).
 cargo test --quiet --profile ci --workspace --no-run
 export BIN=$PWD/target/ci
 if [ "$(id -u)" = 0 ]; then
@@ -51,21 +55,16 @@ else
 fi
 
 step "the network at another width (hidden-512: two blocks in the output sum)"
-cargo test --quiet --profile ci -p chariot --features hidden-512 --test nnue
+cargo test --quiet --profile ci --workspace --features chariot/hidden-512 --test nnue
 
 step "the tuning build (tune: every search tunable a hidden option)"
-cargo test --quiet --profile ci --features tune --test tune
+cargo test --quiet --profile ci --workspace --features chariot/tune --test tune
 
 # The tune test's build of the engine (cargo puts the binary an integration
-# test runs in target/ci) is the tuning engine spsa drives: a separate
-# `cargo build --features tune` would compile the dependencies again without
-# the test build's feature set, a minute and more on two cores.
+# test runs in target/ci) is the tuning engine spsa drives.
 cp target/ci/chariot target/ci/chariot-tune
 
 step "chariot-tools spsa end to end, against the tuning build"
-# `--workspace`, not `-p chariot-tools`: the debug run above built this test
-# with the workspace's features; one package alone would compile it, the
-# engine and their dependencies again with its own.
 CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet --workspace --test spsa
 
 step "the shipped build (release: LTO); its bench signature equals the latest 'Bench:' commit line"
