@@ -27,11 +27,11 @@ cargo test --quiet --workspace
 
 # The optimized test runs use the `ci` profile: release code without LTO
 # (Cargo.toml says why); the shipped `release` build is made once, below.
-# Every later `ci`-profile step names `--workspace`, so that cargo resolves the
-# dependencies' features as these runs did and reuses their builds (one
-# package alone, or a plain `cargo build` without the test's dev-dependencies,
-# compiled rand, proptest and more again); a feature of the engine's own
-# then recompiles the engine only.
+# Every later test step names `--workspace`, so that cargo resolves the
+# dependencies' features as the debug and optimized runs did and reuses their
+# builds (one package alone, or a plain `cargo build` without the tests'
+# dev-dependencies, compiled rand, proptest and more again); a feature of the
+# engine's own then recompiles the engine only.
 step "cargo test --workspace --profile ci (optimized)"
 cargo test --quiet --workspace --profile ci -- --skip tactics_suite
 

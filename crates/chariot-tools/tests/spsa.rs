@@ -2,9 +2,9 @@
 //! of the engine's tuning build: a run in two sessions (the second plays
 //! only the pairs the first left), the report, a state file of another run
 //! refused, and SIGTERM stopping a run that then resumes. These need the
-//! tuning build at CHARIOT_TUNE_BIN (scripts/test.sh builds it:
-//! `cargo build --release --features tune --target-dir target/tune`) and
-//! are skipped without it. The refusals that need no tuning build always
+//! tuning build at CHARIOT_TUNE_BIN (scripts/test.sh passes the engine its
+//! tune test built; by hand: `cargo build --release --features tune
+//! --target-dir target/tune`) and are skipped without it. The refusals that need no tuning build always
 //! run.
 
 use std::path::{Path, PathBuf};
