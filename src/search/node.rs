@@ -46,6 +46,7 @@ impl Searcher<'_> {
             return self.quiesce(alpha, beta, ply, in_check);
         }
         let pv_node = beta - alpha > 1;
+        let prior_reduction = std::mem::take(&mut self.stack[ply].reduction);
         if !self.enter(ply, in_check) {
             return 0;
         }
@@ -92,6 +93,17 @@ impl Searcher<'_> {
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+        // Hindsight: a reduced node whose evaluation says the move before
+        // did not worsen it for the opponent goes a ply deeper; one where
+        // both sides' evaluations are good (a quiet position) a ply shallower.
+        if prior_reduction > 0 && !in_check && ply >= 1 && self.stack[ply - 1].eval > -INFINITY {
+            let both = eval + self.stack[ply - 1].eval;
+            if prior_reduction >= hindsight_deeper() && both <= 0 {
+                depth += 1;
+            } else if depth >= 2 && both > hindsight_shallower_margin() {
+                depth -= 1;
+            }
+        }
 
         let cuts = self.selectivity;
         if !pv_node && !in_check && cuts.node_pruning {
@@ -200,6 +212,9 @@ impl Searcher<'_> {
             } else {
                 0
             };
+            // A capture of an advisor or an elephant breaks the palace: not
+            // reduced, even when it loses its exchange.
+            let palace = capture && breaks_palace(&self.pos, m);
             let gives_check = self.play(m, ply);
             // Step 14. Principal variation search with late-move reductions.
             let new_depth = depth - 1 + extension;
@@ -216,7 +231,7 @@ impl Searcher<'_> {
                 let mut r = 0;
                 if depth >= lmr_min_depth()
                     && cuts.null_move_and_reductions
-                    && (!capture || order < 0)
+                    && (!capture || (order < 0 && !palace))
                     && !in_check
                     && !gives_check
                 {
@@ -238,6 +253,7 @@ impl Searcher<'_> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
+                self.stack[ply + 1].reduction = r;
                 let mut s = -self.negamax(
                     new_depth - r,
                     -alpha - 1,
@@ -246,6 +262,7 @@ impl Searcher<'_> {
                     gives_check,
                     true,
                 );
+                self.stack[ply + 1].reduction = 0;
                 if s > alpha && r > 0 {
                     s = -self.negamax(
                         new_depth,

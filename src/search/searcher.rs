@@ -26,6 +26,9 @@ pub(super) struct Frame {
     /// The move a singular-extension search leaves out here (`Move::NULL`
     /// in every other search).
     pub excluded: Move,
+    /// The late-move reduction the parent searches this ply's node with
+    /// (0 when not reduced), read once as the node begins.
+    pub reduction: i32,
     /// The evaluator's incremental state of the position at this ply.
     pub state: EvalState,
 }
@@ -38,6 +41,7 @@ impl Default for Frame {
             piece: Piece::NONE,
             killers: [Move::NULL; 2],
             excluded: Move::NULL,
+            reduction: 0,
             state: EvalState::default(),
         }
     }
