@@ -93,9 +93,12 @@ impl Searcher<'_> {
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
-        // Hindsight: a reduced node whose evaluation says the move before
-        // did not worsen it for the opponent goes a ply deeper; one where
-        // both sides' evaluations are good (a quiet position) a ply shallower.
+        // Hindsight: a node reduced by hindsight_deeper plies or more goes a
+        // ply deeper when the move into it did not worsen the mover's static
+        // evaluation (this node's and the parent's, each from its side to
+        // move, add up to 0 or less); a node reduced at all goes a ply
+        // shallower when both sides stand well (they add up to more than
+        // hindsight_shallower_margin), as Stockfish's priorReduction does.
         if prior_reduction > 0 && !in_check && ply >= 1 && self.stack[ply - 1].eval > -INFINITY {
             let both = eval + self.stack[ply - 1].eval;
             if prior_reduction >= hindsight_deeper() && both <= 0 {

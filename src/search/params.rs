@@ -148,9 +148,9 @@ tunables! {
     lmr_refutation = 1, 0, 3, 0.5;
     lmr_history_div = 4096, 2048, 32768, 800.0;
     // Hindsight: a node reduced by at least hindsight_deeper plies goes a
-    // ply deeper when the move into it did not worsen the opponent's
+    // ply deeper when the move into it did not worsen the mover's static
     // evaluation; one reduced at all goes a ply shallower when the two
-    // sides' evaluations add up to more than hindsight_shallower_margin.
+    // plies' evaluations add up to more than hindsight_shallower_margin.
     hindsight_deeper = 3, 1, 6, 0.5;
     hindsight_shallower_margin = 200, 0, 600, 20.0;
 
