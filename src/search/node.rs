@@ -176,6 +176,10 @@ impl Searcher<'_> {
                 continue;
             }
             let capture = self.pos.is_capture(m);
+            // A capture of an advisor or an elephant breaks the palace, which
+            // is how sacrifices mate: spared below by the SEE pruning when it
+            // gives check, and never reduced, even when it loses its exchange.
+            let palace = capture && breaks_palace(&self.pos, m);
             move_count += 1;
             let may_prune = best > -RULE_WIN && !in_check && cuts.move_pruning;
             // Step 11. Losing captures at low depth (a good capture, with an
@@ -187,7 +191,7 @@ impl Searcher<'_> {
                 && depth <= see_capture_depth()
                 && !(GOOD_CAPTURE..TT_MOVE_SCORE).contains(&order)
                 && !see_ge(&self.pos, m, -see_capture_per_depth() * depth)
-                && !(breaks_palace(&self.pos, m) && self.pos.gives_check(m))
+                && !(palace && self.pos.gives_check(m))
             {
                 continue;
             }
@@ -215,9 +219,6 @@ impl Searcher<'_> {
             } else {
                 0
             };
-            // A capture of an advisor or an elephant breaks the palace: not
-            // reduced, even when it loses its exchange.
-            let palace = capture && breaks_palace(&self.pos, m);
             let gives_check = self.play(m, ply);
             // Step 14. Principal variation search with late-move reductions.
             let new_depth = depth - 1 + extension;
@@ -256,6 +257,8 @@ impl Searcher<'_> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
+                // The child takes it as it begins (a reduced child's depth is
+                // at least 1, so it always gets that far).
                 self.stack[ply + 1].reduction = r;
                 let mut s = -self.negamax(
                     new_depth - r,
@@ -265,7 +268,6 @@ impl Searcher<'_> {
                     gives_check,
                     true,
                 );
-                self.stack[ply + 1].reduction = 0;
                 if s > alpha && r > 0 {
                     s = -self.negamax(
                         new_depth,

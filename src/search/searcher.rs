@@ -27,7 +27,7 @@ pub(super) struct Frame {
     /// in every other search).
     pub excluded: Move,
     /// The late-move reduction the parent searches this ply's node with
-    /// (0 when not reduced), read once as the node begins.
+    /// (0 when not reduced), taken (left 0) as the node begins.
     pub reduction: i32,
     /// The evaluator's incremental state of the position at this ply.
     pub state: EvalState,

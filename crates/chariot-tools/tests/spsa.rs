@@ -4,8 +4,8 @@
 //! refused, and SIGTERM stopping a run that then resumes. These need the
 //! tuning build at CHARIOT_TUNE_BIN (scripts/test.sh passes the engine its
 //! tune test built; by hand: `cargo build --release --features tune
-//! --target-dir target/tune`) and are skipped without it. The refusals that need no tuning build always
-//! run.
+//! --target-dir target/tune`) and are skipped without it. The refusals that
+//! need no tuning build always run.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
