@@ -3,7 +3,7 @@
 //! thread between the moves of a game, and the killer moves kept per ply in
 //! the search stack.
 
-use super::params::{history_bonus_per_depth2, history_max};
+use super::params::{history_bonus_base, history_bonus_cap, history_bonus_per_depth, history_max};
 use super::Searcher;
 use xiangqi::types::{Move, Piece, SQUARES};
 
@@ -144,7 +144,8 @@ impl Searcher<'_> {
     /// A quiet move refuted this node: reward it, punish the quiet moves tried
     /// before it, and remember it as killer and counter-move.
     pub(super) fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
-        let bonus = (depth * depth * history_bonus_per_depth2()).min(history_max() / 2);
+        let bonus =
+            (history_bonus_per_depth() * depth - history_bonus_base()).min(history_bonus_cap());
         let cont = self.continuations(ply);
         let i = self.history_index(m);
         self.h.update_history(i, bonus);

@@ -159,9 +159,13 @@ tunables! {
     delta_margin = 150, 0, 400, 15.0;
 
     // History: scores stay within +-history_max; a quiet refutation earns
-    // depth^2 * history_bonus_per_depth2 (at most history_max / 2).
+    // history_bonus_per_depth * depth - history_bonus_base, at most
+    // history_bonus_cap (linear in depth, as Stockfish's bonus: the shallow
+    // nodes, where most refutations are found, teach as much as they can).
     history_max = 16384, 4096, 32000, 1000.0;
-    history_bonus_per_depth2 = 16, 4, 64, 2.0;
+    history_bonus_per_depth = 192, 32, 512, 16.0;
+    history_bonus_base = 96, 0, 400, 16.0;
+    history_bonus_cap = 3072, 512, 8192, 200.0;
 
     // Aspiration windows: from depth aspiration_min_depth, a window of
     // +-aspiration_delta around the last score, growing by half plus
