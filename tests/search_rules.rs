@@ -115,8 +115,8 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     // middlegames, endgames), every level that cuts more searches fewer
     // nodes to the same depth. One position alone does not show it at a
     // shallow depth: from the start, at depth 6 and 7, "medium" searches
-    // more nodes than "small" (since the linear history bonus), and fewer
-    // from depth 8.
+    // more nodes than "small" (since the linear history bonus); at depth 8
+    // fewer.
     let positions: Vec<Position> = chariot::bench::POSITIONS
         .iter()
         .step_by(5)

@@ -144,8 +144,11 @@ impl Searcher<'_> {
     /// A quiet move refuted this node: reward it, punish the quiet moves tried
     /// before it, and remember it as killer and counter-move.
     pub(super) fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
-        let bonus =
-            (history_bonus_per_depth() * depth - history_bonus_base()).min(history_bonus_cap());
+        // Never below 0: a tuning build may set the base above one ply's
+        // worth, and a refutation is not to be punished.
+        let bonus = (history_bonus_per_depth() * depth - history_bonus_base())
+            .min(history_bonus_cap())
+            .max(0);
         let cont = self.continuations(ply);
         let i = self.history_index(m);
         self.h.update_history(i, bonus);

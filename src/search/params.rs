@@ -160,8 +160,9 @@ tunables! {
 
     // History: scores stay within +-history_max; a quiet refutation earns
     // history_bonus_per_depth * depth - history_bonus_base, at most
-    // history_bonus_cap (linear in depth, as Stockfish's bonus: the shallow
-    // nodes, where most refutations are found, teach as much as they can).
+    // history_bonus_cap and at least 0 (linear in depth, as Stockfish's
+    // bonus: shallow refutations, the most numerous, earn more than under
+    // depth^2, and one deep cut no longer swamps the table).
     history_max = 16384, 4096, 32000, 1000.0;
     history_bonus_per_depth = 192, 32, 512, 16.0;
     history_bonus_base = 96, 0, 400, 16.0;
