@@ -145,10 +145,10 @@ impl Searcher<'_> {
     /// before it, and remember it as killer and counter-move.
     pub(super) fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
         // Never below 0: a tuning build may set the base above one ply's
-        // worth, and a refutation is not to be punished.
+        // worth, and a refutation is not to be punished. The cap is at least
+        // 512 (its range, enforced by set_tunable), so the bounds are ordered.
         let bonus = (history_bonus_per_depth() * depth - history_bonus_base())
-            .min(history_bonus_cap())
-            .max(0);
+            .clamp(0, history_bonus_cap());
         let cont = self.continuations(ply);
         let i = self.history_index(m);
         self.h.update_history(i, bonus);
