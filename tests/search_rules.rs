@@ -125,8 +125,8 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     let nodes: Vec<(&str, u64)> = levels()
         .iter()
         .map(|&(name, cuts)| {
-            let nodes = positions.iter().map(|p| search_cut(p, 6, cuts).nodes);
-            (name, nodes.sum())
+            let per_position = positions.iter().map(|p| search_cut(p, 6, cuts).nodes);
+            (name, per_position.sum())
         })
         .collect();
     for pair in nodes.windows(2) {
