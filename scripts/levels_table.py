@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Elo of every player in a set of match PGNs, tied to one anchor.
+"""Elo of every player in a set of match PGNs, tied to one anchor or more.
 
 Reads the games of chariot-match PGN files (Red, Black and Result tags)
 and fits one rating per player by maximum likelihood under the logistic
@@ -7,7 +7,10 @@ Elo model, a draw counting as half a win (the Bradley-Terry fit that Ordo
 and BayesElo make without their priors). One player, the anchor, is held
 at the rating it is given; the others' 95% intervals come from the
 inverse of the Fisher information. Players need not all meet: the games
-must only connect each of them to the anchor.
+must only connect each of them to an anchor. Several anchors hold several
+players at once: new games of a few levels against pool members rated by
+an earlier fit are rated against those ratings, without the pool's games
+(the intervals then leave out the pool's own uncertainty).
 
 For players named like Chariot's levels in scripts/levels.sh (`eloE`: the
 level at UCI_Elo E), the table also gives the nominal Elo, the difference,
@@ -17,6 +20,7 @@ level is within the tolerance (exit status 1 if not).
 
 Usage:
   scripts/levels_table.py --anchor fsf-elo1500=1500 levels/*.pgn
+  scripts/levels_table.py --anchor fsf-sl3=1675 --anchor fsf-sl5=2032 new/*.pgn
 Options: --tolerance 75 (Elo).
 """
 
@@ -50,16 +54,18 @@ def games(paths):
     return out
 
 
-def fit(results, anchor, anchor_elo):
-    """Ratings by Newton's method on the log-likelihood; returns
-    (ratings, 95% half-widths, games per player)."""
+def fit(results, anchors):
+    """Ratings by Newton's method on the log-likelihood, the players in
+    `anchors` (name: Elo) held; returns (ratings, 95% half-widths, games
+    per player)."""
     players = sorted({p for r, b, _ in results for p in (r, b)})
-    if anchor not in players:
-        sys.exit(f"levels_table.py: the anchor {anchor} played no game")
-    free = [p for p in players if p != anchor]
+    for anchor in anchors:
+        if anchor not in players:
+            sys.exit(f"levels_table.py: the anchor {anchor} played no game")
+    free = [p for p in players if p not in anchors]
     index = {p: i for i, p in enumerate(free)}
     rating = {p: 0.0 for p in players}
-    rating[anchor] = anchor_elo
+    rating.update(anchors)
     n = len(free)
     for _ in range(100):
         grad = [0.0] * n
@@ -84,7 +90,7 @@ def fit(results, anchor, anchor_elo):
         if max(abs(s) for s in step) < 1e-6:
             break
     inverse = invert(hess)
-    half = {anchor: 0.0}
+    half = {anchor: 0.0 for anchor in anchors}
     for p, i in index.items():
         half[p] = 1.96 * math.sqrt(max(inverse[i][i], 0.0))
     played = {p: 0 for p in players}
@@ -119,23 +125,27 @@ def invert(m):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--anchor", required=True, help="NAME=ELO: the player held at ELO")
+    ap.add_argument("--anchor", required=True, action="append",
+                    help="NAME=ELO: the player held at ELO (may be given again for more)")
     ap.add_argument("--tolerance", type=float, default=75.0)
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
-    name, _, elo = args.anchor.rpartition("=")
-    try:
-        anchor_elo = float(elo)
-    except ValueError:
-        anchor_elo = None
-    if not name or anchor_elo is None:
-        sys.exit(f"levels_table.py: --anchor takes NAME=ELO, not {args.anchor!r}")
+    anchors = {}
+    for text in args.anchor:
+        name, _, elo = text.rpartition("=")
+        try:
+            anchors[name] = float(elo)
+        except ValueError:
+            name = ""
+        if not name or not math.isfinite(anchors.get(name, math.nan)):
+            sys.exit(f"levels_table.py: --anchor takes NAME=ELO, not {text!r}")
     results = games(args.pgn)
     if not results:
         sys.exit("levels_table.py: no finished games in the PGNs")
-    rating, half, played = fit(results, name, anchor_elo)
+    rating, half, played = fit(results, anchors)
     rows = sorted(rating, key=lambda p: rating[p])
-    print(f"{len(results)} games; anchor {name} held at {anchor_elo:.0f}")
+    held = ", ".join(f"{name} at {elo:.0f}" for name, elo in anchors.items())
+    print(f"{len(results)} games; held: {held}")
     print(f"{'player':>16} {'games':>6} {'Elo':>7} {'± 95%':>6} {'nominal':>8} {'diff':>6}  within")
     levels = []
     for p in rows:

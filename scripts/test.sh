@@ -84,4 +84,7 @@ scripts/game_vs_fsf.py
 step "scripts/idle.sh: a job that takes only what a timed match leaves"
 scripts/idle_test.sh
 
+step "scripts/levels_table.py: the levels' ratings on games with known answers"
+scripts/levels_table_test.py
+
 step "all tests passed"
