@@ -59,8 +59,10 @@ struct Anchor {
 /// The level table, weakest first; levels between two rows are
 /// interpolated. Each row's Elo is what it measured in games, on the
 /// scale of fairy-stockfish 11.1 at `UCI_LimitStrength` with `UCI_Elo`
-/// 1350, held at 1350; checked against a pool of fairy-stockfish settings,
-/// every row is within ±75 of it (docs/PROTOCOL.md, "Strength levels").
+/// 1350, held at 1350; checked against a pool of fairy-stockfish settings
+/// with the third-generation net, every row was within ±75 of it. Later
+/// nets make each node worth more, so the rows now play above their Elo
+/// (docs/PROTOCOL.md, "Strength levels": "Drift since").
 /// What each row plays like:
 #[rustfmt::skip]
 const LEVELS: [Anchor; 11] = [
