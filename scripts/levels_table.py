@@ -87,7 +87,7 @@ def fit(results, anchors):
         step = solve(hess, grad)
         for p, i in index.items():
             rating[p] += max(-400.0, min(400.0, step[i]))
-        if max(abs(s) for s in step) < 1e-6:
+        if max((abs(s) for s in step), default=0.0) < 1e-6:
             break
     inverse = invert(hess)
     half = {anchor: 0.0 for anchor in anchors}
@@ -123,6 +123,18 @@ def invert(m):
     return [[cols[j][i] for j in range(n)] for i in range(n)]
 
 
+def parse_anchor(text):
+    """(name, Elo) of an --anchor NAME=ELO; exits in one line on anything else."""
+    name, _, elo = text.rpartition("=")
+    try:
+        value = float(elo)
+    except ValueError:
+        value = math.nan
+    if not name or not math.isfinite(value):
+        sys.exit(f"levels_table.py: --anchor takes NAME=ELO, not {text!r}")
+    return name, value
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--anchor", required=True, action="append",
@@ -130,15 +142,7 @@ def main():
     ap.add_argument("--tolerance", type=float, default=75.0)
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
-    anchors = {}
-    for text in args.anchor:
-        name, _, elo = text.rpartition("=")
-        try:
-            anchors[name] = float(elo)
-        except ValueError:
-            name = ""
-        if not name or not math.isfinite(anchors.get(name, math.nan)):
-            sys.exit(f"levels_table.py: --anchor takes NAME=ELO, not {text!r}")
+    anchors = dict(parse_anchor(text) for text in args.anchor)
     results = games(args.pgn)
     if not results:
         sys.exit("levels_table.py: no finished games in the PGNs")

@@ -7,6 +7,7 @@ are known in closed form.
 - Two anchors held 200 apart, the level scoring 1/2 against each: the fit
   puts it halfway, and neither anchor moves.
 - The exit status says whether every level is within the tolerance.
+- Every player held is no error: the table prints them as given.
 - A malformed --anchor and an anchor that played no game are refused in
   one line.
 """
@@ -85,6 +86,9 @@ def main():
             check(f"--anchor {bad!r} is refused in one line",
                   done.returncode != 0 and len(lines) == 1
                   and re.search("NAME=ELO", lines[0]) is not None, done.stderr)
+        done = run(one, "pool=1400", "elo1600=1600")
+        check("every player held: the table prints them as given",
+              done.returncode == 0 and rating(done.stdout, "elo1600") == 1600, done.stderr)
         done = run(one, "pool=1400", "nobody=1000")
         check("an anchor that played no game is refused",
               done.returncode != 0 and "nobody played no game" in done.stderr, done.stderr)
