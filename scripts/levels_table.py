@@ -4,13 +4,13 @@
 Reads the games of chariot-match PGN files (Red, Black and Result tags)
 and fits one rating per player by maximum likelihood under the logistic
 Elo model, a draw counting as half a win (the Bradley-Terry fit that Ordo
-and BayesElo make without their priors). One player, the anchor, is held
-at the rating it is given; the others' 95% intervals come from the
-inverse of the Fisher information. Players need not all meet: the games
-must only connect each of them to an anchor. Several anchors hold several
-players at once: new games of a few levels against pool members rated by
-an earlier fit are rated against those ratings, without the pool's games
-(the intervals then leave out the pool's own uncertainty).
+and BayesElo make without their priors). The anchors (one player, or
+more) are held at the ratings they are given; the others' 95% intervals
+come from the inverse of the Fisher information. Players need not all
+meet: the games must only connect each of them to an anchor. Several
+anchors rate new games of a few levels against pool members at an
+earlier fit's ratings, without the pool's games (the intervals then leave
+out the pool's own uncertainty).
 
 For players named like Chariot's levels in scripts/levels.sh (`eloE`: the
 level at UCI_Elo E), the table also gives the nominal Elo, the difference,
@@ -142,7 +142,11 @@ def main():
     ap.add_argument("--tolerance", type=float, default=75.0)
     ap.add_argument("pgn", nargs="+")
     args = ap.parse_args()
-    anchors = dict(parse_anchor(text) for text in args.anchor)
+    anchors = {}
+    for name, elo in map(parse_anchor, args.anchor):
+        if name in anchors:
+            sys.exit(f"levels_table.py: --anchor {name} is given twice")
+        anchors[name] = elo
     results = games(args.pgn)
     if not results:
         sys.exit("levels_table.py: no finished games in the PGNs")

@@ -8,8 +8,8 @@ are known in closed form.
   puts it halfway, and neither anchor moves.
 - The exit status says whether every level is within the tolerance.
 - Every player held is no error: the table prints them as given.
-- A malformed --anchor and an anchor that played no game are refused in
-  one line.
+- A malformed --anchor, the same anchor twice and an anchor that played
+  no game are refused in one line.
 """
 
 import math
@@ -89,6 +89,10 @@ def main():
         done = run(one, "pool=1400", "elo1600=1600")
         check("every player held: the table prints them as given",
               done.returncode == 0 and rating(done.stdout, "elo1600") == 1600, done.stderr)
+        done = run(one, "pool=1400", "pool=1500")
+        lines = done.stderr.strip().splitlines()
+        check("the same anchor given twice is refused in one line",
+              done.returncode != 0 and len(lines) == 1 and "given twice" in lines[0], done.stderr)
         done = run(one, "pool=1400", "nobody=1000")
         check("an anchor that played no game is refused",
               done.returncode != 0 and "nobody played no game" in done.stderr, done.stderr)
