@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 /// `include_bytes!` and [`BUILTIN_NET_FILE`] share the one literal.
 macro_rules! builtin_net_file {
     () => {
-        "chariot-b90e0e5fa5b8.nnue"
+        "chariot-d738824c3562.nnue"
     };
 }
 
