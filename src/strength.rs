@@ -59,31 +59,33 @@ struct Anchor {
 /// The level table, weakest first; levels between two rows are
 /// interpolated. Each row's Elo is what it measured in games, on the
 /// scale of fairy-stockfish 11.1 at `UCI_LimitStrength` with `UCI_Elo`
-/// 1350, held at 1350; checked against a pool of fairy-stockfish settings
-/// with the third-generation net, every row was within ±75 of it. Later
-/// nets make each node worth more, so the rows now play above their Elo
-/// (docs/PROTOCOL.md, "Strength levels": "Drift since").
+/// 1350, held at 1350, against a pool of fairy-stockfish settings. First
+/// set with the third-generation net; the seventh and issue 24's search
+/// played every row about 107 Elo above it, so each row now has the
+/// settings that were 107 Elo lower, and 790 and 1260 margins and
+/// temperatures set again between measured points; every row measured
+/// within ±75 again (docs/PROTOCOL.md, "Recalibrated for the seventh net").
 /// What each row plays like:
 #[rustfmt::skip]
 const LEVELS: [Anchor; 11] = [
     // A beginner: one ply and the captures behind it; often a clearly
-    // worse move, now and then one that loses most of a horse.
-    Anchor { elo:  790, nodes:      62, margin: 242, temperature:  95 },
-    Anchor { elo:  980, nodes:     188, margin: 198, temperature:  70 },
+    // worse move, now and then one that loses a horse or more.
+    Anchor { elo:  790, nodes:      33, margin: 291, temperature: 123 },
+    Anchor { elo:  980, nodes:     101, margin: 223, temperature:  84 },
     // A casual player: sees replies to its move, still drifts a lot.
-    Anchor { elo: 1260, nodes:     451, margin: 167, temperature:  55 },
-    Anchor { elo: 1540, nodes:     995, margin: 142, temperature:  45 },
+    Anchor { elo: 1260, nodes:     234, margin: 191, temperature:  67 },
+    Anchor { elo: 1540, nodes:     735, margin: 152, temperature:  49 },
     // A club player: short tactics, inaccurate positional choices.
-    Anchor { elo: 1780, nodes:   2_079, margin: 119, temperature:  35 },
-    Anchor { elo: 2000, nodes:   3_793, margin: 102, temperature:  30 },
+    Anchor { elo: 1780, nodes:   1_497, margin: 129, temperature:  39 },
+    Anchor { elo: 2000, nodes:   2_831, margin: 110, temperature:  32 },
     // A strong club player: combinations of a few moves.
-    Anchor { elo: 2240, nodes:   7_947, margin:  82, temperature:  24 },
-    Anchor { elo: 2440, nodes:  13_294, margin:  68, temperature:  19 },
+    Anchor { elo: 2240, nodes:   5_715, margin:  91, temperature:  27 },
+    Anchor { elo: 2440, nodes:  10_095, margin:  75, temperature:  22 },
     // An expert: deep enough for most tactics, small inaccuracies.
-    Anchor { elo: 2650, nodes:  20_620, margin:  59, temperature:  17 },
-    Anchor { elo: 2840, nodes:  32_427, margin:  49, temperature:  14 },
+    Anchor { elo: 2650, nodes:  16_488, margin:  64, temperature:  18 },
+    Anchor { elo: 2840, nodes:  25_129, margin:  55, temperature:  16 },
     // A short engine search, almost always the best move.
-    Anchor { elo: 2980, nodes:  52_057, margin:  38, temperature:  11 },
+    Anchor { elo: 2980, nodes:  36_255, margin:  46, temperature:  13 },
 ];
 
 /// The Elo of `Skill Level` `skill` below `MAX_SKILL`: the levels spread
@@ -167,9 +169,10 @@ mod tests {
                 (a.nodes, a.margin, a.temperature)
             );
         }
-        // Halfway between 800 and 1200: the geometric mean of the nodes.
+        // Halfway between the first two rows: the geometric mean of the
+        // nodes, the mean of the margins and temperatures.
         let s = Strength::from_elo(885);
-        assert_eq!((s.nodes, s.margin, s.temperature), (108, 220, 83));
+        assert_eq!((s.nodes, s.margin, s.temperature), (58, 257, 104));
         assert_eq!((skill_elo(0), skill_elo(19)), (MIN_ELO, MAX_ELO));
         assert_eq!(Strength::from_elo(0), Strength::from_elo(MIN_ELO));
         assert_eq!(Strength::from_elo(9999), Strength::from_elo(MAX_ELO));
