@@ -11,8 +11,8 @@
 # The levels play in UCCI with `limitstrength true`, `elo E` and no book,
 # from the bundled balanced openings, each played twice with colours
 # swapped. A level's node budget, not the clock, should end its searches:
-# TC must leave the strongest level (36,255 nodes a move) time to spend
-# them. The PGNs (one per match, in PGN_DIR) are what
+# TC must leave the strongest level (the last row of LEVELS in
+# src/strength.rs) time to spend its nodes. The PGNs (one per match, in PGN_DIR) are what
 # scripts/blunder_share.py --pgn FILE --player eloE reads.
 # Environment: ELOS="800 1100 1400 1700 2000 2300 2600 2900 3050"
 #   GAMES=100 (per match) TC=60+0.6 JOBS=1 PGN_DIR=levels

@@ -59,12 +59,11 @@ struct Anchor {
 /// The level table, weakest first; levels between two rows are
 /// interpolated. Each row's Elo is what it measured in games, on the
 /// scale of fairy-stockfish 11.1 at `UCI_LimitStrength` with `UCI_Elo`
-/// 1350, held at 1350, against a pool of fairy-stockfish settings. First
-/// set with the third-generation net; the seventh and issue 24's search
-/// played every row about 107 Elo above it, so each row now has the
-/// settings that were 107 Elo lower, and 790 and 1260 margins and
-/// temperatures set again between measured points; every row measured
-/// within ±75 again (docs/PROTOCOL.md, "Recalibrated for the seventh net").
+/// 1350, held at 1350, against a pool of fairy-stockfish settings, with
+/// the seventh-generation net: every row within ±75 (docs/PROTOCOL.md,
+/// "Recalibrated for the seventh net"). A budget below about 300 nodes
+/// lets no second iteration finish, so up to 1260 the margin and the
+/// temperature alone set the strength.
 /// What each row plays like:
 #[rustfmt::skip]
 const LEVELS: [Anchor; 11] = [
@@ -72,8 +71,8 @@ const LEVELS: [Anchor; 11] = [
     // worse move, now and then one that loses a horse or more.
     Anchor { elo:  790, nodes:      33, margin: 291, temperature: 123 },
     Anchor { elo:  980, nodes:     101, margin: 223, temperature:  84 },
-    // A casual player: sees replies to its move, still drifts a lot.
     Anchor { elo: 1260, nodes:     234, margin: 191, temperature:  67 },
+    // A casual player: sees replies to its move, still drifts a lot.
     Anchor { elo: 1540, nodes:     735, margin: 152, temperature:  49 },
     // A club player: short tactics, inaccurate positional choices.
     Anchor { elo: 1780, nodes:   1_497, margin: 129, temperature:  39 },
