@@ -7,8 +7,8 @@
 //! reads the files and hands over their bytes.
 //!
 //! - **Which books.** Without `bookfiles`, the built-in book
-//!   ([`BUILTIN_BOOK`], compiled in; none yet). With `bookfiles`, the listed
-//!   files instead, in their order: the first book that has a usable move
+//!   ([`BUILTIN_BOOK`], `books/chariot.dat`, compiled in). With `bookfiles`,
+//!   the listed files instead, in their order: the first book that has a usable move
 //!   for the position answers, the others are not consulted.
 //! - **Which moves may be played** ([`usable_moves`]): a book move must be
 //!   legal (the reader drops the rest), one of the root moves the `go` may
