@@ -11,17 +11,30 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The markdown files whose links are checked: `README.md` and every
-/// `docs/*.md`, in a fixed order.
+/// The markdown files whose links are checked: every `*.md` at the
+/// repository's root (`README.md`, `README.zh-CN.md`, `CHANGELOG.md`,
+/// `CONTRIBUTING.md`) and under `docs/`, subfolders included, in a fixed
+/// order.
 fn markdown_files() -> Vec<PathBuf> {
-    let mut files = vec![root().join("README.md")];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
-        .expect("docs/ is readable")
-        .map(|entry| entry.expect("a docs/ entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
-        .collect();
-    docs.sort();
-    files.extend(docs);
+    fn markdown_in(dir: &Path, recurse: bool, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()))
+            .map(|entry| entry.expect("a directory entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                if recurse {
+                    markdown_in(&path, true, out);
+                }
+            } else if path.extension().is_some_and(|ext| ext == "md") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    markdown_in(&root(), false, &mut files);
+    markdown_in(&root().join("docs"), true, &mut files);
     files
 }
 
@@ -369,4 +382,292 @@ fn anchors_follow_githubs_rules() {
         anchors("# Title\n## Part\n```\n# not a heading\n```\n## Part\n#nospace\n"),
         ["title", "part", "part-1"]
     );
+}
+
+/// A markdown file of the repository, read.
+fn read(relative: &str) -> String {
+    std::fs::read_to_string(root().join(relative))
+        .unwrap_or_else(|e| panic!("{relative} is readable: {e}"))
+}
+
+/// The cells of a markdown table row (`| a | b |` → `["a", "b"]`), or
+/// `None` for a line that is not a row or is the `|---|` rule.
+fn row_cells(line: &str) -> Option<Vec<String>> {
+    let line = line.trim();
+    let inner = line.strip_prefix('|')?.strip_suffix('|')?;
+    let cells: Vec<String> = inner.split('|').map(|c| c.trim().to_string()).collect();
+    if cells
+        .iter()
+        .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+    {
+        return None;
+    }
+    Some(cells)
+}
+
+/// The text of a cell's first code span (`` `Hash` `` → `Hash`), or `None`
+/// for a dash or a cell without one.
+fn code_name(cell: &str) -> Option<String> {
+    let start = cell.find('`')?;
+    let rest = &cell[start + 1..];
+    Some(rest[..rest.find('`')?].to_string())
+}
+
+/// The (UCCI, UCI) option pairs of every table whose header starts
+/// `| UCCI | UCI |` in a markdown text; a UCI name of `—` is `None`.
+fn option_rows(text: &str) -> Vec<(String, Option<String>)> {
+    let mut rows = Vec::new();
+    let mut in_table = false;
+    for line in without_fences(text).lines() {
+        if !line.trim_start().starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        let Some(cells) = row_cells(line) else {
+            continue;
+        };
+        if cells.len() >= 2 && cells[0] == "UCCI" && cells[1] == "UCI" {
+            in_table = true;
+            continue;
+        }
+        if in_table {
+            let ucci = code_name(&cells[0]).expect("an options row names its UCCI option in code");
+            rows.push((ucci, code_name(&cells[1])));
+        }
+    }
+    rows
+}
+
+/// The option names the engine advertises after `handshake` (`ucci` or
+/// `uci`), from its `option` lines.
+fn advertised_options(handshake: &str) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine starts");
+    child
+        .stdin
+        .take()
+        .expect("a pipe to the engine")
+        .write_all(format!("{handshake}\nquit\n").as_bytes())
+        .expect("the engine reads its input");
+    let output = child.wait_with_output().expect("the engine exits");
+    let stdout = String::from_utf8(output.stdout).expect("the engine writes UTF-8");
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("option ")?;
+            let rest = rest.strip_prefix("name ").unwrap_or(rest);
+            Some(rest[..rest.find(" type ")?].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_protocol_options_table_names_exactly_the_options_the_engine_advertises() {
+    let rows = option_rows(&read("docs/PROTOCOL.md"));
+    let mut documented_ucci: Vec<String> = rows.iter().map(|(u, _)| u.clone()).collect();
+    let mut documented_uci: Vec<String> = rows.iter().filter_map(|(_, u)| u.clone()).collect();
+    let mut ucci = advertised_options("ucci");
+    let mut uci = advertised_options("uci");
+    assert!(
+        ucci.len() > 10 && uci.len() > 10,
+        "ucci {ucci:?}, uci {uci:?}"
+    );
+    for list in [
+        &mut documented_ucci,
+        &mut documented_uci,
+        &mut ucci,
+        &mut uci,
+    ] {
+        list.sort();
+    }
+    assert_eq!(
+        documented_ucci, ucci,
+        "PROTOCOL.md's UCCI column against `ucci`"
+    );
+    assert_eq!(
+        documented_uci, uci,
+        "PROTOCOL.md's UCI column against `uci`"
+    );
+}
+
+#[test]
+fn the_readmes_options_are_rows_of_the_protocol_table() {
+    let full = option_rows(&read("docs/PROTOCOL.md"));
+    for readme in ["README.md", "README.zh-CN.md"] {
+        let rows = option_rows(&read(readme));
+        assert!(rows.len() >= 5, "{readme}: only {} options", rows.len());
+        for row in &rows {
+            assert!(
+                full.contains(row),
+                "{readme}: {row:?} is not a row of PROTOCOL.md's options table"
+            );
+        }
+    }
+    assert_eq!(
+        option_rows(&read("README.md")),
+        option_rows(&read("README.zh-CN.md")),
+        "the two READMEs list the same options in the same order"
+    );
+}
+
+/// The commands of a markdown text: every fenced block's lines and every
+/// code span, each with its runs of white space made one space, sorted.
+fn commands(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if is_fence(line) {
+            fenced = !fenced;
+        } else if fenced {
+            found.push(line.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+    let prose = without_fences(text);
+    let mut rest = prose.as_str();
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else { break };
+        found.push(
+            after[..close]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
+        rest = &after[close + 1..];
+    }
+    found.sort();
+    found
+}
+
+/// The figures of a markdown text's prose (code left out): every run that
+/// starts with a digit (with a `+` or `−` just before it kept) and goes on
+/// with letters, digits, `.` and `,` (so `+146`, `11.1`, `2,000` and a
+/// commit such as `9af9af5`), sorted.
+fn figures(text: &str) -> Vec<String> {
+    let prose = without_code_spans(&without_fences(text));
+    let chars: Vec<char> = prose.chars().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric());
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut token = String::new();
+        if i > 0 && (chars[i - 1] == '+' || chars[i - 1] == '−') {
+            token.push(chars[i - 1]);
+        }
+        while i < chars.len()
+            && (chars[i].is_ascii_alphanumeric() || chars[i] == '.' || chars[i] == ',')
+        {
+            token.push(chars[i]);
+            i += 1;
+        }
+        found.push(token.trim_end_matches(['.', ',']).to_string());
+    }
+    found.sort();
+    found
+}
+
+/// The relative link targets of a markdown text, sorted, without the
+/// links between the two READMEs.
+fn doc_links(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = links(text)
+        .into_iter()
+        .map(|(_, target)| target)
+        .filter(|t| !t.contains("://") && !t.starts_with("README"))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn the_chinese_readme_names_the_same_commands_figures_and_links() {
+    let english = read("README.md");
+    let chinese = read("README.zh-CN.md");
+    assert!(english.contains("(README.zh-CN.md)") && chinese.contains("(README.md)"));
+    let (en, zh) = (commands(&english), commands(&chinese));
+    assert!(en.len() > 20, "only {} commands in README.md", en.len());
+    assert_eq!(en, zh, "commands: README.md against README.zh-CN.md");
+    let (en, zh) = (figures(&english), figures(&chinese));
+    assert!(
+        en.iter().any(|f| f.starts_with('+')),
+        "README.md gives no figure: {en:?}"
+    );
+    assert_eq!(en, zh, "figures: README.md against README.zh-CN.md");
+    assert_eq!(
+        doc_links(&english),
+        doc_links(&chinese),
+        "links into the documents"
+    );
+}
+
+#[test]
+fn the_readme_comparison_sees_figures_and_commands() {
+    assert_eq!(
+        figures("Beats 8f66d54 by +146 Elo at 10 s + 0.1 s; `go depth 5` is 2,000 nodes."),
+        ["+146", "0.1", "10", "2,000", "8f66d54"]
+    );
+    assert_eq!(
+        figures("第三代网络（15b46bc），200 局 +541 Elo。"),
+        ["+541", "15b46bc", "200"]
+    );
+    assert_eq!(
+        commands("Run `cargo   run`.\n```sh\nscripts/test.sh   # all\n```\n"),
+        ["cargo run", "scripts/test.sh # all"]
+    );
+    assert_eq!(
+        option_rows("| UCCI | UCI | meaning |\n|---|---|---|\n| `hashsize` | `Hash` | MB |\n| `idle` | — | x |\n\ntext\n"),
+        [("hashsize".to_string(), Some("Hash".to_string())), ("idle".to_string(), None)]
+    );
+}
+
+/// The `##` headings of a markdown text, outside fenced code.
+fn second_level_headings(text: &str) -> Vec<String> {
+    without_fences(text)
+        .lines()
+        .filter_map(|line| line.strip_prefix("## "))
+        .map(|title| title.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn long_documents_open_with_a_table_of_contents() {
+    let mut missing = Vec::new();
+    for file in markdown_files() {
+        let text = std::fs::read_to_string(&file).expect("a markdown file is readable");
+        if text.lines().count() <= 300 {
+            continue;
+        }
+        let name = file
+            .strip_prefix(root())
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let headings = second_level_headings(&text);
+        let Some(at) = text.find("\n## Contents\n") else {
+            missing.push(format!("{name}: over 300 lines and no '## Contents'"));
+            continue;
+        };
+        let contents: String = text[at + 13..]
+            .lines()
+            .take_while(|line| !line.starts_with("## "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let listed: Vec<String> = links(&contents).into_iter().map(|(_, t)| t).collect();
+        for heading in headings.iter().filter(|h| h.as_str() != "Contents") {
+            let anchor = format!("#{}", slug(heading));
+            if !listed.contains(&anchor) {
+                missing.push(format!("{name}: the contents leave out '{heading}'"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
