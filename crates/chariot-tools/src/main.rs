@@ -3,7 +3,8 @@
 
 use anyhow::{bail, Context, Result};
 use chariot_tools::{
-    book, datagen, dataset, gamefile, import, merge, openings, spsa, train, tune, wdl,
+    book, datagen, dataset, gamefile, import, manifest, merge, openings, spsa, sync, train, tune,
+    wdl,
 };
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -13,7 +14,7 @@ use std::sync::Arc;
 #[derive(Parser)]
 #[command(
     name = "chariot-tools",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CHARIOT_TOOLS_REV"), ")"),
     about = "Chariot's data and training tools"
 )]
 struct Cli {
@@ -108,8 +109,21 @@ enum Command {
         #[command(subcommand)]
         command: tune::cli::Command,
     },
-    /// Checks a game-data file: chunks, games, positions, damage.
-    Check { file: PathBuf },
+    /// Checks a game-data file: chunks, games, positions, damage; with
+    /// --manifest, also its size, checksum and counts against the
+    /// manifest's entry of its name.
+    Check {
+        file: PathBuf,
+        /// The data set's manifest (data/manifest.toml).
+        #[arg(long, value_name = "FILE")]
+        manifest: Option<PathBuf>,
+    },
+    /// The self-play data set of the manifest (data/manifest.toml): make
+    /// the shards missing from a data directory again, or add new ones.
+    Data {
+        #[command(subcommand)]
+        command: DataCommand,
+    },
     /// Merges the shards of a datagen run (`--shard K/N`) into the file one
     /// unsharded run writes, byte for byte; refuses shards of different
     /// runs or nets, a shard given twice, overlapping or missing games.
@@ -193,6 +207,67 @@ enum Command {
     },
 }
 
+/// Where the data set lives and how its shards are made.
+#[derive(clap::Args)]
+struct DataPlace {
+    /// The data directory. Default: under the user's cache directory.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// The manifest. Default: data/manifest.toml of the checkout the
+    /// current directory is in.
+    #[arg(long, value_name = "FILE")]
+    manifest: Option<PathBuf>,
+    /// Games played at once (one per core): they do not change the data.
+    #[arg(long, default_value_t = default_threads())]
+    jobs: usize,
+    /// Run at normal priority, not under scripts/idle.sh.
+    #[arg(long)]
+    no_idle: bool,
+}
+
+#[derive(Subcommand)]
+enum DataCommand {
+    /// Checks every shard of the manifest in the data directory and makes
+    /// again, at idle priority, each one missing or damaged, with the
+    /// build that made it (built from its commit once, into the cache).
+    Sync {
+        #[command(flatten)]
+        place: DataPlace,
+        /// Only this shard (its file name).
+        #[arg(long, value_name = "NAME")]
+        only: Option<String>,
+    },
+    /// Makes the N shards of a new datagen run with this build, at idle
+    /// priority, and adds each to the manifest as it is made; the same
+    /// command goes on after a stop. Refused from a build with uncommitted
+    /// changes, whose shards no commit could make again.
+    Add {
+        #[command(flatten)]
+        place: DataPlace,
+        /// Games in the whole run (all shards together).
+        #[arg(long)]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u32,
+        /// The run's seed: one not in the manifest yet.
+        #[arg(long)]
+        seed: u64,
+        /// Shards the run is made in (shard K plays the games g with g mod
+        /// N = K - 1), one after another.
+        #[arg(long, default_value_t = 1)]
+        shards: u16,
+        /// The evaluation both sides play with: `<built-in>`, `<classical>`
+        /// or a net file (found again by its hash by later syncs).
+        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        evalfile: String,
+        /// Record shards of a build with uncommitted changes, which only
+        /// this very build can make again (for tests).
+        #[arg(long)]
+        allow_dirty: bool,
+    },
+}
+
 fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -240,7 +315,7 @@ fn main() {
     let cli = Cli::parse();
     if let Err(e) = run(cli) {
         eprintln!("error: {e:#}");
-        std::process::exit(2);
+        std::process::exit(if e.is::<sync::Stopped>() { 130 } else { 2 });
     }
 }
 
@@ -534,7 +609,8 @@ fn run(cli: Cli) -> Result<()> {
             );
             Ok(())
         }
-        Command::Check { file } => {
+        Command::Data { command } => data(command),
+        Command::Check { file, manifest } => {
             let bytes =
                 std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let (chunks, damage) = gamefile::read_chunks(&bytes);
@@ -563,7 +639,148 @@ fn run(cli: Cli) -> Result<()> {
                     damage.len()
                 );
             }
+            if let Some(path) = manifest {
+                let listed = manifest::Manifest::load(&path, false)?;
+                let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+                let Some(shard) = name.as_deref().and_then(|n| listed.get(n)) else {
+                    bail!(
+                        "{}: no shard of that name in {}",
+                        file.display(),
+                        path.display()
+                    );
+                };
+                manifest::verify(&bytes, shard, true).map_err(|e| {
+                    anyhow::anyhow!("{}: does not match {}: {e}", file.display(), path.display())
+                })?;
+                println!(
+                    "{}: matches {} (sha256 {}, made by {} at {})",
+                    file.display(),
+                    path.display(),
+                    shard.sha256,
+                    shard.net,
+                    manifest::short_rev(&shard.rev)
+                );
+            }
             Ok(())
+        }
+    }
+}
+
+/// `chariot-tools data sync|add`.
+fn data(command: DataCommand) -> Result<()> {
+    let (DataCommand::Sync { place, .. } | DataCommand::Add { place, .. }) = &command;
+    let here = std::env::current_dir().context("cannot read the current directory")?;
+    let manifest_path = match &place.manifest {
+        Some(p) => p.clone(),
+        None => sync::repo_of(&here)
+            .context("not inside a git checkout: give --manifest")?
+            .join("data/manifest.toml"),
+    };
+    let dir = place
+        .dir
+        .clone()
+        .unwrap_or_else(|| cache_dir().join("data"));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let maker = sync::Maker {
+        dir,
+        cache: cache_dir(),
+        repo: sync::repo_of(&manifest_path).or_else(|| sync::repo_of(&here)),
+        jobs: place.jobs.clamp(1, 1024),
+        idle: !place.no_idle,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || {
+        eprintln!("data: stopping; the games in play are finished and kept");
+        flag.store(true, Ordering::Relaxed);
+    })
+    .context("cannot install the Ctrl-C handler")?;
+    let say = |name: &str, outcome: &sync::Outcome, shard: &manifest::Shard| {
+        let what = match outcome {
+            sync::Outcome::Present => return println!("{name}: present"),
+            sync::Outcome::Remade => "made again, its sha256 as listed",
+            sync::Outcome::Added => "made and added to the manifest",
+        };
+        println!(
+            "{name}: {what}: {} games, {} positions, {} bytes",
+            shard.games, shard.positions, shard.bytes
+        );
+    };
+    match command {
+        DataCommand::Sync { only, .. } => {
+            let listed = manifest::Manifest::load(&manifest_path, false)?;
+            let shards: Vec<&manifest::Shard> = match &only {
+                Some(name) => vec![listed
+                    .get(name)
+                    .with_context(|| format!("no shard {name} in {}", manifest_path.display()))?],
+                None => listed.shard.iter().collect(),
+            };
+            let (mut present, mut remade, mut failed) = (0, 0, 0);
+            for shard in &shards {
+                if stop.load(Ordering::Relaxed) {
+                    return Err(sync::Stopped.into());
+                }
+                match maker.ensure(shard, &stop) {
+                    Ok(outcome) => {
+                        say(&shard.name, &outcome, shard);
+                        if outcome == sync::Outcome::Present {
+                            present += 1;
+                        } else {
+                            remade += 1;
+                        }
+                    }
+                    Err(e) if e.is::<sync::Stopped>() => return Err(e),
+                    Err(e) => {
+                        eprintln!("error: {}: {e:#}", shard.name);
+                        failed += 1;
+                    }
+                }
+            }
+            println!(
+                "data sync: {} shard{} in {}: {present} present, {remade} made again, {failed} failed",
+                shards.len(),
+                if shards.len() == 1 { "" } else { "s" },
+                maker.dir.display()
+            );
+            if failed > 0 {
+                bail!("{failed} shard(s) not made (above)");
+            }
+            Ok(())
+        }
+        DataCommand::Add {
+            games,
+            nodes,
+            seed,
+            shards,
+            evalfile,
+            allow_dirty,
+            ..
+        } => {
+            manifest::may_record(manifest::REV, allow_dirty)?;
+            if shards == 0 || games < u64::from(shards) || nodes == 0 {
+                bail!("--shards and --nodes must be at least 1, and --games at least --shards");
+            }
+            let eval = evaluation(&evalfile)?;
+            let net = eval
+                .net
+                .as_ref()
+                .map_or(manifest::CLASSICAL.to_string(), |n| n.short_hash());
+            let run = manifest::Run {
+                games,
+                nodes,
+                seed,
+                shard: (1, shards),
+                evalfile,
+            };
+            eprintln!(
+                "data: seed {seed}, {games} games in {shards} shard(s) at {nodes} nodes, playing with {}, into {} and {}",
+                eval.describe(),
+                maker.dir.display(),
+                manifest_path.display()
+            );
+            maker.add(&manifest_path, &run, &net, &stop, &mut |n, o, s| {
+                say(n, o, s)
+            })
         }
     }
 }
