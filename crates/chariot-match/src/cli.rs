@@ -17,7 +17,8 @@ const ENGINE_HELP: &str = "An engine, as KEY=VALUE words: cmd=PATH (required), n
 dir=DIR (working directory; a relative cmd with a slash is taken from there), args=\"A B\", \
 arg=A, proto=ucci|uci (default ucci), ranks=0|1|auto (move text ranks; auto is 1-10 for UCI \
 engines with a UCI_Variant option such as Fairy-Stockfish), depth=N or nodes=N (this engine's \
-own limit per move, in place of the match's --depth or --nodes), option.NAME=VALUE (repeatable; \
+own limit per move, in place of the match's --depth or --nodes), tc=[MOVES/]BASE[+INC] (this \
+engine's own clock, in place of the match's --tc: time odds), option.NAME=VALUE (repeatable; \
 checked against the options the engine advertises). Give --engine once per engine.";
 
 const EXAMPLES: &str = "Examples:
@@ -372,14 +373,29 @@ impl Cli {
             (_, _, _, Some(n)) => TimeControl::Nodes(n),
             _ => return Err("give one of --tc, --st, --depth or --nodes".to_string()),
         };
-        if let (TimeControl::Clock { .. } | TimeControl::MoveTime(_), Some(i)) =
-            (tc, engines.iter().position(|e| e.limit.is_some()))
-        {
-            return Err(format!(
-                "--engine #{}: depth=/nodes= replaces a per-move limit: give the match --depth or \
-                 --nodes, not a clock",
-                i + 1
-            ));
+        for (i, e) in engines.iter().enumerate() {
+            match (tc, e.limit) {
+                (
+                    TimeControl::Clock { .. } | TimeControl::MoveTime(_),
+                    Some(TimeControl::Depth(_) | TimeControl::Nodes(_)),
+                ) => {
+                    return Err(format!(
+                        "--engine #{}: depth=/nodes= replaces a per-move limit: give the match \
+                         --depth or --nodes, not a clock",
+                        i + 1
+                    ))
+                }
+                (
+                    TimeControl::MoveTime(_) | TimeControl::Depth(_) | TimeControl::Nodes(_),
+                    Some(TimeControl::Clock { .. }),
+                ) => {
+                    return Err(format!(
+                        "--engine #{}: tc= replaces the match's clock: give the match --tc",
+                        i + 1
+                    ))
+                }
+                _ => {}
+            }
         }
         let parsed = self.sprt.as_deref().map(parse_sprt).transpose()?;
         let sprt = parsed.map(|(sprt, _)| sprt);

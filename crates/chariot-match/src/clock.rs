@@ -91,6 +91,18 @@ impl TimeControl {
         }
     }
 
+    /// A fresh clock for a clock time control; `None` for the others.
+    pub fn clock(&self) -> Option<Clock> {
+        match *self {
+            TimeControl::Clock {
+                base_ms,
+                inc_ms,
+                moves,
+            } => Some(Clock::with_period(base_ms, inc_ms, moves)),
+            _ => None,
+        }
+    }
+
     /// The PGN `TimeControl` tag: `10+0.1`, `40/120` (40 moves in 120 s),
     /// `1/0.5` (one move per 0.5 s), or `-` for depth and node limits.
     pub fn pgn_tag(&self) -> String {

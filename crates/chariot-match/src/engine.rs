@@ -37,9 +37,10 @@ pub struct EngineSpec {
     pub millisec: Option<bool>,
     /// Options to set, in order: name and value (empty for a button).
     pub options: Vec<(String, String)>,
-    /// This engine's own per-move limit (`depth=N` or `nodes=N`), in place
-    /// of the match's `--depth` or `--nodes`: a pool of opponents each
-    /// searching as deep as its strength needs.
+    /// This engine's own limit: a per-move limit (`depth=N` or `nodes=N`)
+    /// in place of the match's `--depth` or `--nodes`, for a pool of
+    /// opponents each searching as deep as its strength needs; or its own
+    /// clock (`tc=BASE+INC`) in place of the match's `--tc`, for time odds.
     pub limit: Option<TimeControl>,
 }
 
@@ -48,7 +49,7 @@ impl EngineSpec {
     /// `args=` (split at spaces; may be repeated), `arg=` (one argument, may be
     /// repeated), `proto=ucci|uci`, `ranks=0|1|auto`, `units=ms|s|auto`,
     /// `depth=N` or `nodes=N` (this engine's own limit per move),
-    /// `option.NAME=VALUE`.
+    /// `tc=[MOVES/]BASE[+INC]` (this engine's own clock), `option.NAME=VALUE`.
     /// `defaults` (from `--each`) come first, so the engine's own words win.
     pub fn parse(words: &[String], defaults: &[String]) -> Result<EngineSpec, String> {
         let mut spec = EngineSpec {
@@ -99,6 +100,7 @@ impl EngineSpec {
                         TimeControl::Nodes(n)
                     });
                 }
+                "tc" => spec.limit = Some(TimeControl::parse_clock(value)?),
                 "units" => {
                     spec.millisec = match value {
                         "ms" => Some(true),
@@ -116,7 +118,7 @@ impl EngineSpec {
                     _ => {
                         return Err(format!(
                             "unknown engine setting '{key}' (expected cmd, name, dir, args, arg, \
-                             proto, ranks, units, depth, nodes or option.NAME)"
+                             proto, ranks, units, depth, nodes, tc or option.NAME)"
                         ))
                     }
                 },
@@ -754,6 +756,16 @@ mod tests {
         assert_eq!(spec.limit, Some(TimeControl::Depth(3)));
         let spec = EngineSpec::parse(&words("cmd=x nodes=60000"), &[]).unwrap();
         assert_eq!(spec.limit, Some(TimeControl::Nodes(60000)));
+        // Time odds: this engine's own clock, the last limit word winning.
+        let spec = EngineSpec::parse(&words("cmd=x nodes=5 tc=1+0.01"), &[]).unwrap();
+        assert_eq!(
+            spec.limit,
+            Some(TimeControl::Clock {
+                base_ms: 1000,
+                inc_ms: 10,
+                moves: 0
+            })
+        );
         let ms = EngineSpec::parse(&words("cmd=x units=ms"), &[]).unwrap();
         assert_eq!(ms.millisec, Some(true));
         assert!(EngineSpec::parse(&words("cmd=x units=minutes"), &[]).is_err());
@@ -768,6 +780,8 @@ mod tests {
             "cmd=x foo=1",
             "cmd=x junk",
             "cmd=x option.=1",
+            "cmd=x tc=0+1",
+            "cmd=x tc=fast",
             "cmd=x depth=0",
             "cmd=x depth=-2",
             "cmd=x nodes=many",

@@ -4,7 +4,7 @@
 //! material) are judged by `xiangqi::rules`, the same code the search uses.
 
 use super::adjudicate::{DrawOffers, DrawRule, ResignRule, ScoreAdjudicator, ScoreVerdict};
-use super::clock::{Clock, Deadlines, TimeControl};
+use super::clock::{Deadlines, TimeControl};
 use super::dialect::{EngineLine, GoLimit, Info, PositionLine, Score};
 use super::engine::{Engine, EngineError, EngineSpec, Recv, SetOption};
 use super::openings::Opening;
@@ -123,6 +123,12 @@ impl GameRecord {
 }
 
 /// How a rules verdict reads.
+/// The limit `player` plays under: its own (`depth=`, `nodes=`, `tc=`) or
+/// the match's.
+pub fn clock_of(cfg: &GameConfig, player: &Player) -> TimeControl {
+    player.spec.limit.unwrap_or(cfg.tc)
+}
+
 fn rules_reason(reason: Termination, winner: Option<Color>, move_limit: u32) -> String {
     let loser = winner.map(Color::flip);
     match (reason, winner, loser) {
@@ -279,12 +285,12 @@ pub fn play(
         }
     }
 
-    let mut clocks = match cfg.tc {
-        TimeControl::Clock {
-            base_ms,
-            inc_ms,
-            moves,
-        } => Some([Clock::with_period(base_ms, inc_ms, moves); 2]),
+    // Each side's clock: the match's, or the engine's own (`tc=`, time odds).
+    let mut clocks = match (
+        clock_of(cfg, players[0]).clock(),
+        clock_of(cfg, players[1]).clock(),
+    ) {
+        (Some(red), Some(black)) => Some([red, black]),
         _ => None,
     };
     let mut offers = DrawOffers::default();
@@ -329,9 +335,10 @@ pub fn play(
                 Some((side, Fault::Crash)),
             );
         };
-        // An engine's own per-move limit (a `depth=`/`nodes=` word) replaces
-        // the match's, which is then a per-move limit too (the CLI checks).
-        let tc = players[i].spec.limit.unwrap_or(cfg.tc);
+        // An engine's own limit (a `depth=`/`nodes=` word) replaces the
+        // match's, which is then a per-move limit too; its own clock (`tc=`)
+        // is already the side's clock (the CLI checks).
+        let tc = clock_of(cfg, players[i]);
         let limit = match (tc, clocks.as_ref()) {
             (TimeControl::Clock { .. }, Some(c)) => GoLimit::Clock {
                 red_to_move: side == Color::Red,

@@ -1,6 +1,6 @@
 //! PGN for finished games: the seven-tag roster with `Red`/`Black` for
 //! White/Black (as xiangqi PGN has it), `FEN`/`SetUp` for the start position,
-//! `TimeControl`, `Termination`, and the moves in ICCS coordinates (`h2e2`,
+//! `TimeControl` (`RedTimeControl` and `BlackTimeControl` under time odds), `Termination`, and the moves in ICCS coordinates (`h2e2`,
 //! ranks 0–9) with each engine's score, depth and time as a comment
 //! (`{+0.35/12 0.51s}`, mates as `+M5`/`-M3`, opening moves as `{book}`).
 
@@ -19,7 +19,10 @@ pub struct Tags<'a> {
     pub round: &'a str,
     pub red: &'a str,
     pub black: &'a str,
-    pub time_control: &'a str,
+    /// Each side's `TimeControl` tag, Red's first: one `TimeControl` tag
+    /// when they are equal, else `RedTimeControl` and `BlackTimeControl`
+    /// (cutechess-cli writes `WhiteTimeControl`/`BlackTimeControl` so).
+    pub time_control: [&'a str; 2],
 }
 
 /// Escapes a tag value.
@@ -49,7 +52,13 @@ pub fn write_game(tags: &Tags, game: &GameRecord) -> String {
     tag("Variant", "xiangqi");
     tag("FEN", &game.start_fen);
     tag("SetUp", "1");
-    tag("TimeControl", tags.time_control);
+    match tags.time_control {
+        [red, black] if red == black => tag("TimeControl", red),
+        [red, black] => {
+            tag("RedTimeControl", red);
+            tag("BlackTimeControl", black);
+        }
+    }
     tag("Termination", game.end.pgn());
     tag("PlyCount", &game.moves.len().to_string());
     if let Some(name) = &game.opening_name {
@@ -161,7 +170,7 @@ mod tests {
             round: "3",
             red: "Chariot 0.1.0",
             black: "fsf",
-            time_control: "10+0.1",
+            time_control: ["10+0.1"; 2],
         }
     }
 
@@ -223,6 +232,17 @@ i0h0 {+M5/20 0.01s} h7h3 {- 0.08s} {Red (Chariot) loses on time (really)} 0-1\n\
         let pgn = write_game(&tags(), &game);
         assert!(pgn.contains("[Result \"1/2-1/2\"]"));
         assert!(!pgn.contains("[Opening"));
+        // Time odds: each side's clock in its own tag, and no common one.
+        let odds = Tags {
+            time_control: ["1+0.01", "10+0.1"],
+            ..tags()
+        };
+        let pgn = write_game(&odds, &game);
+        assert!(
+            pgn.contains("[RedTimeControl \"1+0.01\"]\n[BlackTimeControl \"10+0.1\"]\n"),
+            "{pgn}"
+        );
+        assert!(!pgn.contains("[TimeControl"), "{pgn}");
         assert!(
             pgn.ends_with("7... h9g7 {+0.00/1 1.00s} {draw agreed} 1/2-1/2\n\n"),
             "{pgn}"

@@ -330,6 +330,7 @@ fn engine_words(e: &EngineSpec) -> String {
     match e.limit {
         Some(TimeControl::Depth(d)) => w.push(format!("depth={d}")),
         Some(TimeControl::Nodes(n)) => w.push(format!("nodes={n}")),
+        Some(tc @ TimeControl::Clock { .. }) => w.push(format!("tc={}", tc.pgn_tag())),
         _ => {}
     }
     w.extend(e.options.iter().map(|(k, v)| format!("option.{k}={v}")));

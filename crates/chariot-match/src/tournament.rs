@@ -6,6 +6,7 @@
 //! engines are killed, and everything finished is kept and reported.
 
 use super::cli::MatchConfig;
+use super::clock::TimeControl;
 use super::engine::{validate_options, Engine};
 use super::game::{self, GameRecord, Player};
 use super::openings::{self, Opening};
@@ -184,6 +185,31 @@ impl Tally {
 /// The line printed for each finished game.
 pub fn game_line(number: usize, red: &str, black: &str, result: &str, reason: &str) -> String {
     format!("Finished game {number} ({red} vs {black}): {result} {{{reason}}}")
+}
+
+/// Under time odds (an engine with its own clock, `tc=`), the line that says
+/// so: `time odds: chariot 1+0.01 s, the others 10+0.1 s`; `None` when every
+/// engine plays the match's limit.
+fn time_odds(cfg: &MatchConfig, players: &[Player]) -> Option<String> {
+    let own: Vec<String> = players
+        .iter()
+        .filter(|p| matches!(p.spec.limit, Some(TimeControl::Clock { .. })))
+        .filter(|p| game::clock_of(&cfg.game, p) != cfg.game.tc)
+        .map(|p| format!("{} {}", p.name, game::clock_of(&cfg.game, p)))
+        .collect();
+    if own.is_empty() {
+        return None;
+    }
+    let others = if own.len() + 1 == players.len() {
+        "the other"
+    } else {
+        "the others"
+    };
+    Some(format!(
+        "time odds: {}, {others} {}",
+        own.join(", "),
+        cfg.game.tc
+    ))
 }
 
 /// Prints the final report: the heading, the table, the pairs line of a
@@ -380,6 +406,10 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
         cfg.concurrency,
         cfg.pgn.display()
     );
+    let odds = time_odds(&cfg, &players);
+    if let Some(odds) = &odds {
+        log::info!("{odds}");
+    }
     if cfg.shard != Shard::WHOLE {
         log::info!(
             "shard {}: {} of the {} games (numbers {})",
@@ -402,7 +432,10 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(GameSpec, GameRecord)>();
     let progress = Progress::new(mine.len());
-    let tc_tag = cfg.game.tc.pgn_tag();
+    let tc_tags: Vec<String> = players
+        .iter()
+        .map(|p| game::clock_of(&cfg.game, p).pgn_tag())
+        .collect();
     let date = pgn::today();
     let pairs_wanted = cfg.sprt.is_none_or(|s| s.model == Model::Pentanomial);
 
@@ -447,7 +480,7 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
                     round: &spec.number.to_string(),
                     red,
                     black,
-                    time_control: &tc_tag,
+                    time_control: [&tc_tags[spec.red], &tc_tags[spec.black]],
                 },
                 &record,
             );
@@ -504,6 +537,10 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
             "\n{whose} interrupted: {} of {total} games finished",
             tally.done
         ),
+    };
+    let heading = match &odds {
+        Some(odds) => format!("{heading} ({odds})"),
+        None => heading,
     };
     print_report(&heading, &names, &tally, cfg.sprt, cfg.sprt_stops);
     report::say(&format!("Games saved to {}", cfg.pgn.display()));

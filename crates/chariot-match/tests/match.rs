@@ -510,6 +510,107 @@ fn clocks_are_kept_and_respected() {
 }
 
 #[test]
+fn time_odds_give_each_side_its_own_clock() {
+    let _serial = serial();
+    let dir = scratch("odds");
+    let engine = format!("cmd={}", chariot());
+    let run = run_match(
+        &dir,
+        &[
+            "--engine",
+            &engine,
+            "name=fast",
+            "tc=1+0.01",
+            "--engine",
+            &engine,
+            "name=slow",
+            "--games",
+            "2",
+            "--tc",
+            "10+0.1",
+            "--maxmoves",
+            "16",
+            "-j",
+            "2",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("Match finished: 2 games (time odds: fast 1+0.01 s, the other 10+0.1 s)"),
+        "{}",
+        run.stdout
+    );
+    let games = parse_pgn(&run.pgn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        check_game(g);
+        assert!(
+            g.tags.iter().all(|(n, _)| n != "TimeControl"),
+            "no common clock under odds: {:?}",
+            g.tags
+        );
+        let own = |name: &str| {
+            if name == "fast" {
+                (1.0, 0.01)
+            } else {
+                (10.0, 0.1)
+            }
+        };
+        let clocks = [own(g.tag("Red")), own(g.tag("Black"))];
+        assert_eq!(
+            g.tag("RedTimeControl"),
+            format!("{}+{}", clocks[0].0, clocks[0].1)
+        );
+        assert_eq!(
+            g.tag("BlackTimeControl"),
+            format!("{}+{}", clocks[1].0, clocks[1].1)
+        );
+        // Each side kept within its own clock: base + increments + grace.
+        let mut used = [0.0f64; 2];
+        let mut moves = [0u32; 2];
+        let mut side = Position::from_fen(g.tag("FEN")).unwrap().side_to_move();
+        for c in &g.comments {
+            if c != "book" {
+                let secs: f64 = c
+                    .rsplit(' ')
+                    .next()
+                    .unwrap()
+                    .trim_end_matches('s')
+                    .parse()
+                    .unwrap();
+                used[side.index()] += secs;
+                moves[side.index()] += 1;
+            }
+            side = side.flip();
+        }
+        for i in 0..2 {
+            let (base, inc) = clocks[i];
+            assert!(moves[i] > 0);
+            assert!(
+                used[i] <= base + inc * f64::from(moves[i]) + 0.2,
+                "{used:?} in {moves:?} moves under {clocks:?}"
+            );
+        }
+    }
+    assert_eq!(counts(&run.stdout, "fast")[5], 0, "no time forfeits");
+    assert_eq!(counts(&run.stdout, "slow")[5], 0, "no time forfeits");
+    // An engine's clock needs the match to have one.
+    let run = run_match(
+        &dir,
+        &["-e", &engine, "tc=1", "-e", &engine, "--depth", "2"],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("--engine #1: tc= replaces the match's clock: give the match --tc"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn gauntlet_against_fairy_stockfish() {
     let _serial = serial();
     if !Path::new(FSF).exists() {
