@@ -24,7 +24,8 @@ games.
 Usage:
   scripts/levels_pool.py --dir DIR [--elos "790 980 ..."] [--combos]
                          [--only NAME,...] [--games 60] [--nearest 2] [--pool-games 40]
-                         [--nodes 60000] [-j 2] [--pool FILE]
+                         [--nodes 60000] [-j 2] [--pool FILE] [--engine PATH]
+                         [--openings FILE --seed N]
   scripts/levels_table.py --anchor fsf-elo1350=1350 DIR/*.pgn
 """
 
@@ -68,6 +69,8 @@ def play(runner, first, others, games, args, stem):
     cmd = [runner]
     for name, _, words in [first] + others:
         cmd += ["--engine", f"name={name}"] + words
+    if args.openings:
+        cmd += ["--openings", args.openings, "--shuffle", "--seed", str(args.seed)]
     cmd += ["--format", "gauntlet", "--games", str(games), "--nodes", str(args.nodes),
             "-j", str(args.jobs), "--pgn", f"{stem}.pgn", "--results", f"{stem}.results",
             "--event", "Chariot levels calibration"]
@@ -93,16 +96,24 @@ def main():
     ap.add_argument("--pool-games", type=int, default=40, help="games per pair of neighbours")
     ap.add_argument("--nodes", type=int, default=60000)
     ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--engine", help="the Chariot binary to measure (a copy is played); "
+                    "default: this tree's release build, built first")
+    ap.add_argument("--openings", help="an opening file (e.g. a wide suite), played shuffled "
+                    "by --seed; default: the runner's bundled balanced openings in order")
+    ap.add_argument("--seed", type=int, default=1, help="the shuffle's seed for --openings")
     args = ap.parse_args()
     if args.games < 2 or args.games % 2 or args.pool_games % 2:
         sys.exit("levels_pool.py: games come in pairs with colours swapped: give even counts")
     pool = sorted(read_players(args.pool), key=lambda p: p[1])
     os.makedirs(args.dir, exist_ok=True)
 
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    engine = args.engine
+    if engine is None:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        engine = os.path.join(ROOT, "target", "release", "chariot")
     # Play a copy, so that rebuilding during the matches changes nothing.
     chariot = os.path.join(os.path.abspath(args.dir), "chariot")
-    shutil.copy(os.path.join(ROOT, "target", "release", "chariot"), chariot)
+    shutil.copy(engine, chariot)
     runner = subprocess.run([os.path.join(HERE, "referee.sh")], check=True,
                             capture_output=True, text=True).stdout.strip()
 
