@@ -122,13 +122,13 @@ impl GameRecord {
     }
 }
 
-/// How a rules verdict reads.
 /// The limit `player` plays under: its own (`depth=`, `nodes=`, `tc=`) or
 /// the match's.
-pub fn clock_of(cfg: &GameConfig, player: &Player) -> TimeControl {
+pub fn limit_of(cfg: &GameConfig, player: &Player) -> TimeControl {
     player.spec.limit.unwrap_or(cfg.tc)
 }
 
+/// How a rules verdict reads.
 fn rules_reason(reason: Termination, winner: Option<Color>, move_limit: u32) -> String {
     let loser = winner.map(Color::flip);
     match (reason, winner, loser) {
@@ -287,8 +287,8 @@ pub fn play(
 
     // Each side's clock: the match's, or the engine's own (`tc=`, time odds).
     let mut clocks = match (
-        clock_of(cfg, players[0]).clock(),
-        clock_of(cfg, players[1]).clock(),
+        limit_of(cfg, players[0]).clock(),
+        limit_of(cfg, players[1]).clock(),
     ) {
         (Some(red), Some(black)) => Some([red, black]),
         _ => None,
@@ -338,7 +338,7 @@ pub fn play(
         // An engine's own limit (a `depth=`/`nodes=` word) replaces the
         // match's, which is then a per-move limit too; its own clock (`tc=`)
         // is already the side's clock (the CLI checks).
-        let tc = clock_of(cfg, players[i]);
+        let tc = limit_of(cfg, players[i]);
         let limit = match (tc, clocks.as_ref()) {
             (TimeControl::Clock { .. }, Some(c)) => GoLimit::Clock {
                 red_to_move: side == Color::Red,

@@ -1,8 +1,9 @@
 //! PGN for finished games: the seven-tag roster with `Red`/`Black` for
 //! White/Black (as xiangqi PGN has it), `FEN`/`SetUp` for the start position,
-//! `TimeControl` (`RedTimeControl` and `BlackTimeControl` under time odds), `Termination`, and the moves in ICCS coordinates (`h2e2`,
-//! ranks 0–9) with each engine's score, depth and time as a comment
-//! (`{+0.35/12 0.51s}`, mates as `+M5`/`-M3`, opening moves as `{book}`).
+//! `TimeControl` (`RedTimeControl` and `BlackTimeControl` under time odds),
+//! `Termination`, and the moves in ICCS coordinates (`h2e2`, ranks 0–9)
+//! with each engine's score, depth and time as a comment (`{+0.35/12
+//! 0.51s}`, mates as `+M5`/`-M3`, opening moves as `{book}`).
 
 use super::game::GameRecord;
 use std::fmt::Write;

@@ -194,8 +194,8 @@ fn time_odds(cfg: &MatchConfig, players: &[Player]) -> Option<String> {
     let own: Vec<String> = players
         .iter()
         .filter(|p| matches!(p.spec.limit, Some(TimeControl::Clock { .. })))
-        .filter(|p| game::clock_of(&cfg.game, p) != cfg.game.tc)
-        .map(|p| format!("{} {}", p.name, game::clock_of(&cfg.game, p)))
+        .filter(|p| game::limit_of(&cfg.game, p) != cfg.game.tc)
+        .map(|p| format!("{} {}", p.name, game::limit_of(&cfg.game, p)))
         .collect();
     if own.is_empty() {
         return None;
@@ -434,7 +434,7 @@ pub fn run(cfg: MatchConfig) -> Result<Outcome, String> {
     let progress = Progress::new(mine.len());
     let tc_tags: Vec<String> = players
         .iter()
-        .map(|p| game::clock_of(&cfg.game, p).pgn_tag())
+        .map(|p| game::limit_of(&cfg.game, p).pgn_tag())
         .collect();
     let date = pgn::today();
     let pairs_wanted = cfg.sprt.is_none_or(|s| s.model == Model::Pentanomial);
