@@ -237,10 +237,11 @@ enum DataCommand {
         #[arg(long, value_name = "NAME")]
         only: Option<String>,
     },
-    /// Makes the N shards of a new datagen run with this build, at idle
-    /// priority, and adds each to the manifest as it is made; the same
-    /// command goes on after a stop. Refused from a build with uncommitted
-    /// changes, whose shards no commit could make again.
+    /// Makes the N shards of a datagen run, at idle priority, and adds each
+    /// to the manifest as it is made. A new seed is played by this build
+    /// (refused from a build with uncommitted changes, whose shards no
+    /// commit could make again); a seed in the manifest goes on with its
+    /// run's build, so the same command goes on after a stop.
     Add {
         #[command(flatten)]
         place: DataPlace,
@@ -756,7 +757,6 @@ fn data(command: DataCommand) -> Result<()> {
             allow_dirty,
             ..
         } => {
-            manifest::may_record(manifest::REV, allow_dirty)?;
             if shards == 0 || games < u64::from(shards) || nodes == 0 {
                 bail!("--shards and --nodes must be at least 1, and --games at least --shards");
             }
@@ -773,14 +773,18 @@ fn data(command: DataCommand) -> Result<()> {
                 evalfile,
             };
             eprintln!(
-                "data: seed {seed}, {games} games in {shards} shard(s) at {nodes} nodes, playing with {}, into {} and {}",
-                eval.describe(),
+                "data: seed {seed}, {games} games in {shards} shard(s) at {nodes} nodes, into {} and {}",
                 maker.dir.display(),
                 manifest_path.display()
             );
-            maker.add(&manifest_path, &run, &net, &stop, &mut |n, o, s| {
-                say(n, o, s)
-            })
+            maker.add(
+                &manifest_path,
+                &run,
+                &net,
+                allow_dirty,
+                &stop,
+                &mut |n, o, s| say(n, o, s),
+            )
         }
     }
 }

@@ -225,18 +225,15 @@ impl Maker {
         if e == chariot::nets::BUILTIN_NAME || e == chariot::nets::CLASSICAL_NAME {
             return Ok(e.to_string());
         }
-        let mut places = Vec::new();
-        let mut files = Vec::new();
+        // Where it was given (a relative path from here or from the
+        // checkout), then wherever nets are kept.
         let recorded = Path::new(e);
-        if recorded.is_absolute() {
-            files.push(recorded.to_path_buf());
-        } else {
-            files.push(recorded.to_path_buf());
-            if let Some(repo) = &self.repo {
+        let mut files = vec![recorded.to_path_buf()];
+        let mut places = Vec::new();
+        if let Some(repo) = &self.repo {
+            if recorded.is_relative() {
                 files.push(repo.join(recorded));
             }
-        }
-        if let Some(repo) = &self.repo {
             places.push(repo.join("nets"));
         }
         places.push(self.cache.join("nets"));
@@ -272,11 +269,11 @@ impl Maker {
     ) -> Result<Canonical> {
         let partial = self.dir.join(format!("{name}.partial"));
         let bin = self.tools(rev, stop)?;
-        let mut args = run.args();
-        let evalfile = self.evalfile(run, net)?;
-        if let Some(v) = args.last_mut() {
-            *v = evalfile;
+        let mut args = Run {
+            evalfile: self.evalfile(run, net)?,
+            ..run.clone()
         }
+        .args();
         args.extend([
             "--threads".to_string(),
             self.jobs.max(1).to_string(),
@@ -380,34 +377,61 @@ impl Maker {
         Ok(Outcome::Remade)
     }
 
-    /// Makes the shards of a new run (`run` with its shard index ignored:
-    /// every shard 1..=N of it), played by this build with net `net`, and
-    /// adds each to the manifest at `path` as it is made. Shards already
-    /// listed are only checked (and remade if missing), so the same
-    /// command goes on after a stop.
+    /// Makes the shards of a run (`run` with its shard index ignored:
+    /// every shard 1..=N of it) and adds each to the manifest at `path` as
+    /// it is made. A new seed is played by this build with net `net` (a
+    /// build with uncommitted changes only with `allow_dirty`); a seed the
+    /// manifest holds already goes on with the build and net of its run,
+    /// whose other settings must be the same. Shards already listed are
+    /// only checked (and remade if missing), so the same command goes on
+    /// after a stop, in this session or a later one.
     pub fn add(
         &self,
         path: &Path,
         run: &Run,
         net: &str,
+        allow_dirty: bool,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&str, &Outcome, &Shard),
     ) -> Result<()> {
-        let rev = manifest::REV;
         let listed = Manifest::load(path, true)?;
+        let mut same_seed = None;
         for s in &listed.shard {
             let r = s.run()?;
-            if r.seed == run.seed
-                && (s.net.as_str(), s.rev.as_str(), r.nodes, r.games, r.shard.1)
-                    != (net, rev, run.nodes, run.games, run.shard.1)
+            if r.seed != run.seed {
+                continue;
+            }
+            if (r.nodes, r.games, r.shard.1, &r.evalfile)
+                != (run.nodes, run.games, run.shard.1, &run.evalfile)
             {
                 bail!(
-                    "seed {} is in the manifest already, in another run ({}): its games would open as these do; choose another seed",
+                    "seed {} is in the manifest already, in a run of other settings ({}: {}): choose another seed, or give that run's",
                     run.seed,
-                    s.name
+                    s.name,
+                    s.args.join(" ")
                 );
             }
+            same_seed.get_or_insert((s.rev.clone(), s.net.clone()));
         }
+        let (rev, net) = match same_seed {
+            Some((rev, old_net)) => {
+                eprintln!(
+                    "data: seed {} goes on with its run's build ({}) and net ({old_net})",
+                    run.seed,
+                    manifest::short_rev(&rev)
+                );
+                (rev, old_net)
+            }
+            None => {
+                manifest::may_record(manifest::REV, allow_dirty)?;
+                eprintln!(
+                    "data: a new run, played by this build ({}) with net {net}",
+                    manifest::short_rev(manifest::REV)
+                );
+                (manifest::REV.to_string(), net.to_string())
+            }
+        };
+        let (rev, net) = (rev.as_str(), net.as_str());
         for k in 1..=run.shard.1 {
             if stop.load(Ordering::Relaxed) {
                 return Err(Stopped.into());

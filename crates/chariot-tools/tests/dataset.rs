@@ -4,6 +4,7 @@
 //! remade shard that differs from the manifest, and a bad manifest, each
 //! refused in one line.
 
+use chariot::nnue::{Network, HIDDEN, INPUTS};
 use chariot_tools::gamefile::{encode_chunk, read_chunks};
 use chariot_tools::manifest::{sha256_hex, Manifest};
 use std::path::{Path, PathBuf};
@@ -17,10 +18,17 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn tools(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_chariot-tools"))
-        .args(args)
-        .output()
-        .expect("chariot-tools runs");
+    tools_with_cache(args, None)
+}
+
+/// chariot-tools with `cache` as the user's cache directory (its nets/,
+/// train/ and builds/ under `chariot/`).
+fn tools_with_cache(args: &[&str], cache: Option<&Path>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_chariot-tools"));
+    if let Some(dir) = cache {
+        cmd.env("XDG_CACHE_HOME", dir);
+    }
+    let out = cmd.args(args).output().expect("chariot-tools runs");
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     assert!(
         !text(&out.stderr).contains("panicked"),
@@ -43,11 +51,11 @@ fn error_line(out: &Output) -> String {
     errors[0].to_string()
 }
 
-/// Seed 5: four games at 100 nodes in two shards, recorded in `manifest`.
-/// A build with uncommitted changes records them too (`--allow-dirty`):
-/// the same binary makes them again.
-fn add(dir: &Path, manifest: &Path) -> Manifest {
-    let out = tools(&[
+/// `data add` of seed 5 at 100 nodes in two shards into `manifest`. A
+/// build with uncommitted changes records them too (`--allow-dirty`): the
+/// same binary makes them again.
+fn add(dir: &Path, manifest: &Path, games: &str) -> Output {
+    tools(&[
         "data",
         "add",
         "--dir",
@@ -57,7 +65,7 @@ fn add(dir: &Path, manifest: &Path) -> Manifest {
         "--seed",
         "5",
         "--games",
-        "4",
+        games,
         "--nodes",
         "100",
         "--shards",
@@ -66,10 +74,7 @@ fn add(dir: &Path, manifest: &Path) -> Manifest {
         "1",
         "--no-idle",
         "--allow-dirty",
-    ]);
-    assert!(out.status.success(), "{out:?}");
-    assert_eq!(stdout(&out).matches("added to the manifest").count(), 2);
-    Manifest::load(manifest, false).unwrap()
+    ])
 }
 
 fn sync(dir: &Path, manifest: &Path) -> Output {
@@ -90,7 +95,10 @@ fn sync(dir: &Path, manifest: &Path) -> Output {
 fn lost_damaged_and_half_made_shards_are_made_again_byte_for_byte() {
     let root = scratch("sync");
     let (dir, manifest) = (root.join("data"), root.join("manifest.toml"));
-    let listed = add(&dir, &manifest);
+    let out = add(&dir, &manifest, "4");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout(&out).matches("added to the manifest").count(), 2);
+    let listed = Manifest::load(&manifest, false).unwrap();
     assert_eq!(listed.shard.len(), 2);
     let mut original = Vec::new();
     for s in &listed.shard {
@@ -154,6 +162,14 @@ fn lost_damaged_and_half_made_shards_are_made_again_byte_for_byte() {
         "{out:?}"
     );
 
+    // The same add again goes on with the run: nothing to do. The seed in
+    // a run of other settings is refused.
+    let out = add(&dir, &manifest, "4");
+    assert_eq!(stdout(&out).matches(": present").count(), 2, "{out:?}");
+    let out = add(&dir, &manifest, "6");
+    assert!(error_line(&out).contains("seed 5 is in the manifest already"));
+    assert_eq!(Manifest::load(&manifest, false).unwrap(), listed);
+
     // A manifest whose checksum the build does not make: one line, the
     // made file kept aside, the other shard still checked.
     let text = std::fs::read_to_string(&manifest).unwrap();
@@ -181,6 +197,76 @@ fn lost_damaged_and_half_made_shards_are_made_again_byte_for_byte() {
         original[1]
     );
     assert!(!dir.join(second).exists());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_net_given_as_a_file_is_found_again_by_its_hash() {
+    let root = scratch("net");
+    let (dir, manifest, cache) = (root.join("data"), root.join("m.toml"), root.join("cache"));
+    // A made-up net, so that none in the repository's nets/ is it.
+    let made_up = Network {
+        hidden_weights: (0..INPUTS * HIDDEN).map(|i| (i % 7) as i16 - 3).collect(),
+        hidden_bias: vec![8; HIDDEN],
+        output_weights: (0..2 * HIDDEN).map(|i| (i % 5) as i16 - 2).collect(),
+        output_bias: vec![0],
+    };
+    let net = root.join("gen8.nnue");
+    std::fs::write(&net, made_up.to_bytes()).unwrap();
+    let id = made_up.short_hash();
+    let out = tools(&[
+        "data",
+        "add",
+        "--dir",
+        dir.to_str().unwrap(),
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--seed",
+        "11",
+        "--games",
+        "1",
+        "--nodes",
+        "100",
+        "--evalfile",
+        net.to_str().unwrap(),
+        "--no-idle",
+        "--allow-dirty",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let shard = Manifest::load(&manifest, false).unwrap().shard[0].clone();
+    assert_eq!(shard.net, id);
+    let original = std::fs::read(dir.join(&shard.name)).unwrap();
+    std::fs::remove_file(dir.join(&shard.name)).unwrap();
+    // The net file gone from where it was given: a one-line error naming it.
+    let kept = cache.join("chariot/nets");
+    std::fs::create_dir_all(&kept).unwrap();
+    std::fs::rename(&net, root.join("elsewhere.bin")).unwrap();
+    let sync = |cache: &Path| {
+        tools_with_cache(
+            &[
+                "data",
+                "sync",
+                "--dir",
+                dir.to_str().unwrap(),
+                "--manifest",
+                manifest.to_str().unwrap(),
+                "--no-idle",
+            ],
+            Some(cache),
+        )
+    };
+    let out = sync(&cache);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!("needs the net {id}")) && stderr.contains("chariot/nets"),
+        "{stderr}"
+    );
+    // Under another name in the cache's nets/: found by its hash.
+    std::fs::rename(root.join("elsewhere.bin"), kept.join("any-name.nnue")).unwrap();
+    let out = sync(&cache);
+    assert!(stdout(&out).contains("1 made again"), "{out:?}");
+    assert_eq!(std::fs::read(dir.join(&shard.name)).unwrap(), original);
     let _ = std::fs::remove_dir_all(&root);
 }
 
