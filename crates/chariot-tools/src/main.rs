@@ -251,7 +251,7 @@ enum DataCommand {
         /// Nodes searched per move.
         #[arg(long, default_value_t = 5000)]
         nodes: u32,
-        /// The run's seed: one not in the manifest yet.
+        /// The run's seed (one of the manifest's goes on with its run).
         #[arg(long)]
         seed: u64,
         /// Shards the run is made in (shard K plays the games g with g mod
