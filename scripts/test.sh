@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 step() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
 step "oracles (fairy-stockfish, pyffish, cchess)"
-scripts/setup_oracles.sh
+scripts/oracles/setup_oracles.sh
 
 step "cargo fmt --all --check"
 cargo fmt --all --check
@@ -69,22 +69,22 @@ CHARIOT_TUNE_BIN=target/ci/chariot-tune cargo test --quiet --workspace --test sp
 
 step "the shipped build (release: LTO); its bench signature equals the latest 'Bench:' commit line"
 cargo build --quiet --release
-scripts/bench_check.sh
+scripts/ci/bench_check.sh
 
 step "perft numbers against fairy-stockfish and pyffish"
-scripts/crosscheck_perft.py
+scripts/oracles/crosscheck_perft.py
 
 step "cchess's UCCI and UCI clients drive a complete game"
-scripts/compat_cchess.py
-scripts/compat_cchess.py --protocol uci
+scripts/ci/compat_cchess.py
+scripts/ci/compat_cchess.py --protocol uci
 
 step "a complete clocked game against fairy-stockfish (UCCI), every move checked"
-scripts/game_vs_fsf.py
+scripts/ci/game_vs_fsf.py
 
-step "scripts/idle.sh: a job that takes only what a timed match leaves"
-scripts/idle_test.sh
+step "scripts/match/idle.sh: a job that takes only what a timed match leaves"
+scripts/match/idle_test.sh
 
-step "scripts/levels_table.py: the levels' ratings on games with known answers"
-scripts/levels_table_test.py
+step "scripts/levels/levels_table.py: the levels' ratings on games with known answers"
+scripts/levels/levels_table_test.py
 
 step "all tests passed"

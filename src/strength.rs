@@ -29,10 +29,10 @@
 //! the node budget interpolated geometrically between them and the margin
 //! and temperature linearly. `Skill Level` 0 to 19 spreads evenly over the
 //! same range (`skill_elo`); 20, the default, is full strength. Each row's
-//! Elo was measured in games: `scripts/levels_pool.py` plays every level
+//! Elo was measured in games: `scripts/levels/levels_pool.py` plays every level
 //! against the fairy-stockfish settings of a fixed pool nearest it,
-//! `scripts/levels_table.py` fits their ratings, and
-//! `scripts/blunder_share.py` measures how often each level's moves lose
+//! `scripts/levels/levels_table.py` fits their ratings, and
+//! `scripts/levels/blunder_share.py` measures how often each level's moves lose
 //! 300 cp or more (docs/PROTOCOL.md, "Strength levels").
 
 /// The weakest and strongest levels, in Elo: the first and last rows of

@@ -1,7 +1,7 @@
 //! The protocol as clients use it: the compiled binary is spawned and driven
 //! over pipes, with timeouts. Every `bestmove` is checked for legality in the
 //! position it answers. Timeouts are generous (the machine is shared): the
-//! stop latency itself is measured by scripts/stop_latency.py, not here.
+//! stop latency itself is measured by scripts/measure/stop_latency.py, not here.
 
 mod common;
 

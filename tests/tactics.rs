@@ -1,6 +1,6 @@
 //! The tactics suite: tests/tactics.txt holds positions mined from
 //! fairy-stockfish games, with the moves fairy-stockfish proves best (made and
-//! re-checked by scripts/make_tactics.py). Chariot searches each one with one
+//! re-checked by scripts/data/make_tactics.py). Chariot searches each one with one
 //! thread and a fixed node budget; a position is solved when the best move is
 //! among the accepted ones and, for `mate N`, the score proves the win (a mate,
 //! or a win by rule when the defender's only way out is a perpetual check).
@@ -134,7 +134,7 @@ fn suite_is_well_formed() {
         "{} positions, want at least {MIN_POSITIONS}",
         cases.len()
     );
-    // The minimums scripts/make_tactics.py enforces (MIN_COUNTS).
+    // The minimums scripts/data/make_tactics.py enforces (MIN_COUNTS).
     let least = |kind: Kind| match kind {
         Kind::Mate(1..=3) => 5,
         Kind::Mate(_) => 1,

@@ -51,7 +51,7 @@ const MAX_MOVES_TO_GO: u64 = 60;
 /// A search uses on average about this much more than its soft limit, in
 /// tenths: the iteration under way is finished, and an unstable best move
 /// or a falling score stretches the limit (measured 1.3–1.4 over whole
-/// games at every control, `scripts/time_use.py`). Before a control the
+/// games at every control, `scripts/measure/time_use.py`). Before a control the
 /// plan divides by it, so that the moves of a period share its time
 /// evenly; dividing by the moves alone gave the first moves a third more
 /// than their share and left the last ones before the control under a

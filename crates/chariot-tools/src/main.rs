@@ -220,7 +220,7 @@ struct DataPlace {
     /// Games played at once (one per core): they do not change the data.
     #[arg(long, default_value_t = default_threads())]
     jobs: usize,
-    /// Run at normal priority, not under scripts/idle.sh.
+    /// Run at normal priority, not under scripts/match/idle.sh.
     #[arg(long)]
     no_idle: bool,
 }

@@ -2,7 +2,7 @@
 //! add`): every shard the manifest lists is checked in the data directory
 //! and made again where it is missing or damaged, by the build that made it
 //! (built once from its commit into the cache when it is not this one), at
-//! idle priority (scripts/idle.sh).
+//! idle priority (scripts/match/idle.sh).
 //!
 //! A shard is made into `NAME.partial`, which datagen resumes if a sync was
 //! stopped, then rewritten in canonical form (`manifest::canonical`),
@@ -37,11 +37,11 @@ pub struct Maker {
     /// Chariot's cache directory: `builds/<rev>/` for other builds' tools,
     /// `nets/` and `train/` searched for nets given as files.
     pub cache: PathBuf,
-    /// The git checkout: scripts/idle.sh, the commits to build, nets/.
+    /// The git checkout: scripts/match/idle.sh, the commits to build, nets/.
     pub repo: Option<PathBuf>,
     /// Games played at once (datagen's --threads): they do not change the data.
     pub jobs: usize,
-    /// Run the builds and datagen under scripts/idle.sh.
+    /// Run the builds and datagen under scripts/match/idle.sh.
     pub idle: bool,
 }
 
@@ -115,7 +115,7 @@ impl Maker {
         })
     }
 
-    /// `program args` as a command, under scripts/idle.sh when idle.
+    /// `program args` as a command, under scripts/match/idle.sh when idle.
     fn command(&self, program: &Path, args: &[String]) -> Result<Command> {
         if !self.idle {
             let mut c = Command::new(program);
@@ -123,8 +123,8 @@ impl Maker {
             return Ok(c);
         }
         let idle = self
-            .repo("idle priority (scripts/idle.sh; --no-idle to go without)")?
-            .join("scripts/idle.sh");
+            .repo("idle priority (scripts/match/idle.sh; --no-idle to go without)")?
+            .join("scripts/match/idle.sh");
         let mut c = Command::new(idle);
         c.arg(program).args(args);
         Ok(c)

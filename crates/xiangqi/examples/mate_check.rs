@@ -1,4 +1,4 @@
-//! Exact mate check for the tactics suite (used by scripts/make_tactics.py).
+//! Exact mate check for the tactics suite (used by scripts/data/make_tactics.py).
 //!
 //! A plain AND/OR search over every legal move, with no pruning and no
 //! evaluation, using only the move generator (proven equal to

@@ -1,5 +1,5 @@
 //! Perft from the data file tests/perft.txt (numbers cross-checked against
-//! fairy-stockfish and pyffish by scripts/crosscheck_perft.py).
+//! fairy-stockfish and pyffish by scripts/oracles/crosscheck_perft.py).
 
 use xiangqi::perft::perft;
 use xiangqi::{GenType, MoveList, Position};

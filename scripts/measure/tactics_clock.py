@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The tactics suite (tests/tactics.txt) under a clock and per move, through
+the engine's own protocol, as a GUI would drive it.
+
+Each position is sent to a fresh `chariot` process (UCCI, books off, one
+thread) with one of:
+
+  clock     `go time T` (UCCI milliseconds): T left on a sudden-death clock
+  movetime  `go movetime T`: T for this one move
+
+A position counts as solved when the best move is among the accepted ones
+and, for `mate N`, the reported score is a mate (or a win by rule). For
+mates the script also reports how many were announced at their shortest
+distance. The issue's question: are mates found as often under a 1 s clock
+as at 1 s per move?
+
+Usage: scripts/measure/tactics_clock.py [--engine target/release/chariot] [--ms 1000]
+           [--limits clock movetime]
+"""
+import argparse
+import os
+import re
+
+from ucci_once import search_once
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+MATE = 10000
+MATE_BOUND = MATE - 500
+RULE_WIN = MATE_BOUND - 500
+
+
+def suite():
+    cases = []
+    for raw in open(os.path.join(ROOT, "tests", "tactics.txt"), encoding="utf-8"):
+        raw = raw.strip()
+        if not raw or raw.startswith("#"):
+            continue
+        fen, kind, accepted, _note = [f.strip() for f in raw.split(";", 3)]
+        mate = int(kind.split()[1]) if kind.startswith("mate") else None
+        cases.append((fen, mate, accepted.split()))
+    return cases
+
+
+def solve(engine, fen, go):
+    """(best move, last score) of one search in a fresh process."""
+    lines = search_once(engine, ["ucci", "setoption usemillisec true", "setoption usebook false",
+                                 f"position fen {fen}", go], timeout=120)
+    score, best = None, None
+    for line in lines:
+        m = re.search(r"\bscore (-?\d+)", line)
+        if line.startswith("info") and m and " lowerbound" not in line and " upperbound" not in line:
+            score = int(m.group(1))
+        if line.startswith("bestmove"):
+            best = line.split()[1] if len(line.split()) > 1 else None
+    return best, score
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "chariot"))
+    ap.add_argument("--ms", type=int, default=1000)
+    ap.add_argument("--limits", nargs="+", default=["clock", "movetime"],
+                    choices=["clock", "movetime"])
+    args = ap.parse_args()
+    cases = suite()
+    mates = [c for c in cases if c[1] is not None]
+    for limit in args.limits:
+        go = f"go movetime {args.ms}" if limit == "movetime" else f"go time {args.ms}"
+        solved = mates_found = shortest = 0
+        longer = []
+        for fen, mate, accepted in cases:
+            best, score = solve(args.engine, fen, go)
+            ok = best in accepted
+            if mate is not None:
+                ok = ok and score is not None and score >= RULE_WIN - 200
+                if ok:
+                    mates_found += 1
+                    if score == MATE - (2 * mate - 1):
+                        shortest += 1
+                    elif score >= MATE_BOUND:
+                        longer.append(f"{mate}->{(MATE - score + 1) // 2}")
+            solved += ok
+        print(
+            f"{limit:8} ({go}): {solved}/{len(cases)} solved; mates {mates_found}/{len(mates)}, "
+            f"{shortest} at the shortest distance"
+            + (f"; longer mates announced: {' '.join(longer)}" if longer else "")
+        )
+
+
+if __name__ == "__main__":
+    main()
