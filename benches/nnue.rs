@@ -3,7 +3,7 @@
 //! update for both perspectives and the output of both.
 //! `cargo bench --bench nnue`
 
-use chariot::nnue::{kernels, HIDDEN, MAX_OUTPUT_WEIGHT};
+use chariot::eval::nnue::{kernels, HIDDEN, MAX_OUTPUT_WEIGHT};
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 

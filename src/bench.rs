@@ -4,7 +4,7 @@
 //! search and evaluation alone; every commit that changes them states the
 //! new count as `Bench: N`.
 
-use crate::nnue::Network;
+use crate::eval::nnue::Network;
 use crate::search::{self, Job, Limits, Shared, Tables};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -149,7 +149,7 @@ mod tests {
 
     #[test]
     fn bench_is_deterministic() {
-        let net = crate::nets::builtin_net;
+        let net = crate::eval::nets::builtin_net;
         let a = run(3, net(), &Shared::default());
         let b = run(3, net(), &Shared::default());
         assert_eq!(a.nodes, b.nodes);

@@ -4,18 +4,16 @@
 
 // Measured exceptions, each with its SAFETY argument and a test: the hash
 // table's zeroed allocation and its prefetch (search/tt.rs), and the AVX2
-// kernels of the network evaluation (nnue.rs).
+// kernels of the network evaluation (eval/nnue.rs).
 #![deny(unsafe_code)]
 
 pub mod bench;
 pub mod book;
-pub mod books;
 pub mod engine;
 pub mod eval;
-pub mod nets;
-pub mod nnue;
 pub mod protocol;
 pub mod search;
+pub mod settings;
 pub mod strength;
 pub mod wdl;
 

@@ -8,8 +8,6 @@ use std::sync::atomic::AtomicBool;
 use xiangqi::perft::PerftReport;
 use xiangqi::Position;
 
-/// Deepest perft accepted (perft 9 from the start already takes hours).
-const MAX_PERFT_DEPTH: u32 = 20;
 /// Deepest bench accepted.
 const MAX_BENCH_DEPTH: u32 = 30;
 
@@ -29,7 +27,7 @@ enum Command {
     /// Counts the legal move paths of a given length from a position.
     Perft {
         /// Plies to count.
-        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=xiangqi::perft::MAX_DEPTH as i64))]
         depth: u32,
         /// The position: a FEN (quoted or as separate words), `startpos`, or
         /// nothing for the start position.
@@ -44,7 +42,7 @@ enum Command {
               default_value_t = chariot::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// The evaluation: `<built-in>`, `<classical>` or a net file.
-        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        #[arg(long, default_value = chariot::eval::BUILTIN_NAME)]
         evalfile: String,
     },
 }
@@ -94,7 +92,7 @@ fn position_from_words(words: &[String]) -> Result<Position> {
 /// `chariot bench [<depth>] [--evalfile <net>]`: searches the bench
 /// positions and prints the node count and speed.
 fn cmd_bench(depth: u32, evalfile: &str) -> Result<()> {
-    let eval = chariot::nets::Evaluation::from_name(evalfile)
+    let eval = chariot::eval::Evaluation::from_name(evalfile)
         .map_err(|e| anyhow::anyhow!("evalfile '{evalfile}' refused: {e}"))?;
     log::info!("bench with {}", eval.describe());
     let report = chariot::bench::run(depth, eval.net, &chariot::search::Shared::default());

@@ -1,4 +1,4 @@
-//! Opening books in ElephantEye's format (src/book.rs), against
+//! Opening books in ElephantEye's format (src/book/format.rs), against
 //! ElephantEye's own book: the known answers of
 //! `../shared/fixtures/README.md`, a walk over every position the book
 //! reaches compared with an independent lookup written from the format's
@@ -729,7 +729,7 @@ fn the_engine_reports_unreadable_files_and_loads_the_rest() {
     engine.use_default_book();
     assert_eq!(
         engine.books().len(),
-        usize::from(chariot::books::BUILTIN_BOOK.is_some())
+        usize::from(chariot::book::BUILTIN_BOOK.is_some())
     );
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use chariot::nnue::{
+use chariot::eval::nnue::{
     self, file_len, output_bucket, Accumulator, NetError, Network, View, FILE_LEN, HIDDEN, INPUTS,
     KING_BUCKETS, OUTPUT_BUCKETS,
 };
@@ -401,15 +401,15 @@ fn the_built_in_net_reads_and_every_committed_net_is_named_by_its_hash() {
             .to_string();
         let bytes = std::fs::read(&path).expect("readable");
         let net = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(name, chariot::nets::committed_name(&net), "{name}");
+        assert_eq!(name, chariot::eval::nets::committed_name(&net), "{name}");
         names.push(name);
     }
     assert!(
-        names.contains(&chariot::nets::BUILTIN_NET_FILE.to_string()),
+        names.contains(&chariot::eval::nets::BUILTIN_NET_FILE.to_string()),
         "{names:?}"
     );
-    let builtin = chariot::nets::builtin_net().expect("the built-in net reads");
-    let file = std::fs::read(dir.join(chariot::nets::BUILTIN_NET_FILE)).expect("readable");
+    let builtin = chariot::eval::nets::builtin_net().expect("the built-in net reads");
+    let file = std::fs::read(dir.join(chariot::eval::nets::BUILTIN_NET_FILE)).expect("readable");
     assert_eq!(builtin.to_bytes(), file);
     // It knows the game: a rook up is a won position for the side with it,
     // and the start is level (within a pawn).

@@ -978,7 +978,7 @@ fn everything_it_plays_with_is_inside_the_binary() {
     assert_legal(&best, &Position::startpos());
     assert!(before[0].contains("book move"), "{before:?}");
     let start = Position::startpos();
-    let builtin = match chariot::nets::builtin_net() {
+    let builtin = match chariot::eval::nets::builtin_net() {
         Some(net) => net.evaluate_fresh(&start),
         None => chariot::eval::evaluate_fresh(&start),
     };

@@ -3,9 +3,9 @@
 
 mod common;
 
-use chariot::engine::Level;
 use chariot::eval::Knowledge;
 use chariot::search::{mate_plies, Limits, Outcome, Selectivity, MATE, RULE_WIN};
+use chariot::settings::Level;
 use xiangqi::Position;
 
 fn play(fen: &str, moves: &str) -> Position {

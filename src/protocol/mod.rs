@@ -29,7 +29,7 @@ pub mod options;
 mod reader;
 
 use crate::engine::{self, BestMove, Engine, GoRequest, Output};
-use crate::nets::Evaluation;
+use crate::eval::Evaluation;
 use crate::search::tt::Bound;
 use crate::search::{mate_plies, Clock, Info, Limits, MATE, MAX_DEPTH};
 use command::{Command, Dialect, GoParams, ParseError, PositionSpec};
@@ -55,8 +55,6 @@ pub enum Event {
 
 /// Largest `bench` depth accepted.
 const MAX_BENCH_DEPTH: u32 = 30;
-/// Largest `go perft` depth accepted.
-const MAX_PERFT_DEPTH: u32 = 12;
 
 /// An input line waiting for the engine to be idle.
 enum Queued {
@@ -596,7 +594,8 @@ impl Controller {
             searchmoves: g.searchmoves.clone(),
             ponder: g.ponder,
             draw_offered: g.draw,
-            perft: whole("go perft", g.perft, 0, MAX_PERFT_DEPTH as u64).map(|d| d as u32),
+            perft: whole("go perft", g.perft, 0, xiangqi::perft::MAX_DEPTH as u64)
+                .map(|d| d as u32),
             eval_only,
             beyond_reach,
         };
@@ -791,7 +790,7 @@ fn shown_path(path: &str) -> String {
 /// never end), and not one larger than any book.
 fn read_book_file(path: &str) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let max = crate::books::MAX_BOOK_BYTES;
+    let max = crate::book::MAX_BOOK_BYTES;
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err("the file does not exist".into())

@@ -2,8 +2,8 @@
 //! and `setoption` in all the forms real clients send.
 
 use super::command::Dialect;
-use crate::books::BookPick;
-use crate::engine::Level;
+use crate::book::BookPick;
+use crate::settings::Level;
 use crate::strength::{self, Strength};
 
 /// How much the choice among near-equal moves may vary.
@@ -103,7 +103,7 @@ impl Default for Options {
             usebook: true,
             bestbookmove: false,
             bookfiles: String::new(),
-            evalfile: crate::nets::BUILTIN_NAME.to_string(),
+            evalfile: crate::eval::BUILTIN_NAME.to_string(),
             randomness: Randomness::None,
             multipv: 1,
             show_wdl: false,

@@ -3,7 +3,7 @@
 //! moves a search may choose, and when there is no move.
 
 use super::*;
-use crate::engine::Level;
+use crate::settings::Level;
 use crate::strength::Strength;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -601,7 +601,10 @@ fn go_numbers_out_of_range_are_said_and_fitted() {
     let (l, _) = limits("go wtime 1e300 btime 1000");
     assert_eq!(l.clock.map(|c| c.time_ms), Some(1_000_000_000_000));
     let (req, notes) = request(&h, "go perft 99");
-    assert_eq!((req.perft, notes.len()), (Some(MAX_PERFT_DEPTH), 1));
+    assert_eq!(
+        (req.perft, notes.len()),
+        (Some(xiangqi::perft::MAX_DEPTH), 1)
+    );
     // Numbers in range say nothing; UCCI's `go depth 0` is an evaluation.
     for line in [
         "go depth 0",
@@ -1086,7 +1089,7 @@ fn bad_book_files_are_reported_and_the_others_load() {
 fn bookfiles_replace_the_default_book_in_their_order() {
     let dir = scratch_dir("book-replace");
     let builtin =
-        crate::books::load("<built-in>", Ok(book_bytes(&[(None, &[], "c3c4", 1)]))).unwrap();
+        crate::book::load("<built-in>", Ok(book_bytes(&[(None, &[], "c3c4", 1)]))).unwrap();
     let start = write(&dir, "start.dat", &start_book());
     let other = write(&dir, "other.dat", &book_bytes(&[(None, &[], "g3g4", 1)]));
     let elsewhere = write(
@@ -1154,8 +1157,8 @@ fn probe_shows_the_book_moves_before_pophash() {
 }
 
 /// A net file with seeded weights, written to a scratch path.
-fn scratch_net(name: &str, seed: u64) -> (std::path::PathBuf, crate::nnue::Network) {
-    use crate::nnue::{Network, HIDDEN, INPUTS};
+fn scratch_net(name: &str, seed: u64) -> (std::path::PathBuf, crate::eval::nnue::Network) {
+    use crate::eval::nnue::{Network, HIDDEN, INPUTS};
     let mut x = seed;
     let mut next = |m: i64| {
         x = x
@@ -1179,7 +1182,7 @@ fn evalfile_loads_a_net_and_refuses_bad_files_keeping_the_one_in_use() {
     let mut h = Harness::new("ucci");
     let start = Position::startpos();
     let classical = crate::eval::evaluate_fresh(&start);
-    let builtin = match crate::nets::builtin_net() {
+    let builtin = match crate::eval::nets::builtin_net() {
         Some(net) => net.evaluate_fresh(&start),
         None => classical,
     };

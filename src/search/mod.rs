@@ -178,7 +178,7 @@ pub struct Job {
     pub threads: usize,
     pub tables: Arc<Tables>,
     /// The network to evaluate with (`None`: the classical evaluation).
-    pub net: Option<Arc<crate::nnue::Network>>,
+    pub net: Option<Arc<crate::eval::nnue::Network>>,
     /// Which speculative cuts the search makes.
     pub selectivity: Selectivity,
     /// How much the evaluation knows (below `Full`, the network is not used).
@@ -194,7 +194,7 @@ impl Job {
         root_moves: Vec<Move>,
         limits: Limits,
         tables: Arc<Tables>,
-        net: Option<Arc<crate::nnue::Network>>,
+        net: Option<Arc<crate::eval::nnue::Network>>,
     ) -> Job {
         Job {
             pos,

@@ -34,7 +34,7 @@ pub fn search_styled(
     let tables = Arc::new(Tables::new(16));
     // Lighter knowledge is the classical evaluation's (the search drops the
     // net for it).
-    let net = chariot::nets::builtin_net();
+    let net = chariot::eval::nets::builtin_net();
     let job = Job {
         selectivity,
         knowledge,

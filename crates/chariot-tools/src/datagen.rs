@@ -9,7 +9,7 @@
 use crate::dataset::is_training_position;
 use crate::gamefile::{self, Ending, GameRecord, Outcome, RunId, UNSCORED};
 use anyhow::{bail, Context, Result};
-use chariot::nnue::Network;
+use chariot::eval::nnue::Network;
 use chariot::search::{self, Job, Limits, Shared, Tables};
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::xiangqi::types::{Color, Move};

@@ -5,7 +5,7 @@
 
 use crate::gamefile::{self, UNSCORED};
 use anyhow::{Context, Result};
-use chariot::nnue;
+use chariot::eval::nnue;
 use chariot::search::{MAX_PLY, RULE_WIN};
 use chariot::xiangqi::{Color, Move, Position};
 use std::path::Path;

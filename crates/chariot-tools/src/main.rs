@@ -45,7 +45,7 @@ enum Command {
         out: Option<PathBuf>,
         /// The evaluation both sides play with: `<built-in>`, `<classical>`
         /// or a net file (a new generation of data from a trained net).
-        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        #[arg(long, default_value = chariot::eval::BUILTIN_NAME)]
         evalfile: String,
     },
     /// Trains the network evaluation on game data, writing a checkpoint and
@@ -56,7 +56,7 @@ enum Command {
         data: Vec<PathBuf>,
         /// Hidden neurons per perspective (only the engine's size can be
         /// quantised; others are for measuring).
-        #[arg(long, default_value_t = chariot::nnue::HIDDEN)]
+        #[arg(long, default_value_t = chariot::eval::nnue::HIDDEN)]
         hidden: usize,
         /// Output neurons, chosen by the rooks, horses and cannons left: 1,
         /// or 8 (`nnue::OUTPUT_BUCKETS`).
@@ -152,7 +152,7 @@ enum Command {
         nodes: u32,
         /// The evaluation the engines played with, recorded with the games:
         /// `<built-in>`, `<classical>` or a net file.
-        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        #[arg(long, default_value = chariot::eval::BUILTIN_NAME)]
         evalfile: String,
     },
     /// A wide opening suite for chariot-match (`--openings FILE`): bundled
@@ -179,7 +179,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         from: Option<PathBuf>,
         /// The judging search's evaluation: `<built-in>`, `<classical>` or a net file.
-        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        #[arg(long, default_value = chariot::eval::BUILTIN_NAME)]
         evalfile: String,
         /// The suite file to write (must not exist yet).
         #[arg(long, value_name = "FILE")]
@@ -260,7 +260,7 @@ enum DataCommand {
         shards: u16,
         /// The evaluation both sides play with: `<built-in>`, `<classical>`
         /// or a net file (found again by its hash by later syncs).
-        #[arg(long, default_value = chariot::nets::BUILTIN_NAME)]
+        #[arg(long, default_value = chariot::eval::BUILTIN_NAME)]
         evalfile: String,
         /// Record shards of a build with uncommitted changes, which only
         /// this very build can make again (for tests).
@@ -274,8 +274,8 @@ fn default_threads() -> usize {
 }
 
 /// The evaluation `--evalfile NAME` chooses.
-fn evaluation(name: &str) -> Result<chariot::nets::Evaluation> {
-    chariot::nets::Evaluation::from_name(name)
+fn evaluation(name: &str) -> Result<chariot::eval::Evaluation> {
+    chariot::eval::Evaluation::from_name(name)
         .map_err(|e| anyhow::anyhow!("--evalfile '{name}' refused: {e}"))
 }
 
@@ -422,7 +422,7 @@ fn run(cli: Cli) -> Result<()> {
             let shape = train::Shape {
                 hidden,
                 king_buckets: if king_buckets {
-                    chariot::nnue::KING_BUCKETS
+                    chariot::eval::nnue::KING_BUCKETS
                 } else {
                     1
                 },
@@ -441,7 +441,7 @@ fn run(cli: Cli) -> Result<()> {
                     train::FloatNet::from_checkpoint_file(Path::new(name))
                         .map_err(|e| anyhow::anyhow!("--init '{name}' refused: {e:#}"))?,
                 ),
-                Some(name) => match chariot::nets::Evaluation::from_name(name)
+                Some(name) => match chariot::eval::Evaluation::from_name(name)
                     .map_err(|e| anyhow::anyhow!("--init '{name}' refused: {e}"))?
                     .net
                 {

@@ -242,7 +242,7 @@ impl Shard {
                 self.net
             );
         }
-        if (run.evalfile == chariot::nets::CLASSICAL_NAME) != (self.net == CLASSICAL) {
+        if (run.evalfile == chariot::eval::CLASSICAL_NAME) != (self.net == CLASSICAL) {
             bail!(
                 "net '{}' and --evalfile '{}' disagree",
                 self.net,
@@ -468,7 +468,7 @@ mod tests {
             nodes: 5000,
             seed: 9,
             shard: (3, 32),
-            evalfile: chariot::nets::BUILTIN_NAME.to_string(),
+            evalfile: chariot::eval::BUILTIN_NAME.to_string(),
         }
     }
 

@@ -14,7 +14,7 @@
 
 use crate::datagen::search_nodes;
 use anyhow::{bail, Result};
-use chariot::nnue::Network;
+use chariot::eval::nnue::Network;
 use chariot::search::{Shared, Tables};
 use chariot::xiangqi::rules::{self, MOVE_LIMIT_PLIES};
 use chariot::xiangqi::START_FEN;

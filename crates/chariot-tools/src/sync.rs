@@ -222,7 +222,7 @@ impl Maker {
     /// by its id where nets are kept.
     fn evalfile(&self, run: &Run, net: &str) -> Result<String> {
         let e = run.evalfile.as_str();
-        if e == chariot::nets::BUILTIN_NAME || e == chariot::nets::CLASSICAL_NAME {
+        if e == chariot::eval::BUILTIN_NAME || e == chariot::eval::CLASSICAL_NAME {
             return Ok(e.to_string());
         }
         // Where it was given (a relative path from here or from the
@@ -245,7 +245,8 @@ impl Maker {
             let Ok(bytes) = std::fs::read(f) else {
                 continue;
             };
-            if chariot::nnue::Network::from_bytes(&bytes).is_ok_and(|n| n.short_hash() == net) {
+            if chariot::eval::nnue::Network::from_bytes(&bytes).is_ok_and(|n| n.short_hash() == net)
+            {
                 return Ok(f.display().to_string());
             }
         }

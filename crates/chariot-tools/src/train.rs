@@ -20,7 +20,7 @@
 
 use crate::dataset::{black_feature, mirror_feature, Dataset, Sample};
 use anyhow::{bail, Context, Result};
-use chariot::nnue::{
+use chariot::eval::nnue::{
     self, Network, View, INPUTS, KING_BUCKETS, MAX_OUTPUT_WEIGHT, OUTPUT_BUCKETS, QA, QB, SCALE,
 };
 use chariot::xiangqi::{Color, PieceKind, Position, Square};
@@ -763,7 +763,7 @@ pub fn train(cfg: &Config, data: &Dataset, valid: &Dataset, start: Start) -> Res
                 .with_context(|| format!("cannot write {}", path.display()))?;
             format!(
                 "{name}; built in, it is nets/{}",
-                chariot::nets::committed_name(&q)
+                chariot::eval::nets::committed_name(&q)
             )
         } else {
             ck_name

@@ -3,7 +3,7 @@
 //! a seed, disjoint shards, resuming an interrupted run, and merging shards
 //! into the unsharded run's file byte for byte, refusing what does not fit.
 
-use chariot::nnue::{Network, HIDDEN, INPUTS};
+use chariot::eval::nnue::{Network, HIDDEN, INPUTS};
 use chariot::xiangqi::{Move, Position};
 use chariot_tools::datagen::{self, Config, CHUNK_GAMES};
 use chariot_tools::gamefile::{

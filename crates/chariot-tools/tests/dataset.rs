@@ -4,7 +4,7 @@
 //! remade shard that differs from the manifest, and a bad manifest, each
 //! refused in one line.
 
-use chariot::nnue::{Network, HIDDEN, INPUTS};
+use chariot::eval::nnue::{Network, HIDDEN, INPUTS};
 use chariot_tools::gamefile::{encode_chunk, read_chunks};
 use chariot_tools::manifest::{sha256_hex, Manifest};
 use std::path::{Path, PathBuf};

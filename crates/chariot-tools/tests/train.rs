@@ -2,7 +2,7 @@
 //! resumed run equal to an uninterrupted one, the loss going down, and the
 //! quantised net agreeing with the float net within a stated tolerance.
 
-use chariot::nnue::{output_bucket, View, HIDDEN, KING_BUCKETS, OUTPUT_BUCKETS};
+use chariot::eval::nnue::{output_bucket, View, HIDDEN, KING_BUCKETS, OUTPUT_BUCKETS};
 use chariot::xiangqi::{Color, PieceKind, Position};
 use chariot_tools::datagen::{self, Config as GenConfig};
 use chariot_tools::dataset;
@@ -88,7 +88,7 @@ fn training_is_deterministic_resumable_and_quantises_faithfully() {
 
     // The quantised net, read back from its file, agrees with the float net.
     let bytes = std::fs::read(dir.join("a").join("epoch-003.nnue")).unwrap();
-    let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+    let q = chariot::eval::nnue::Network::from_bytes(&bytes).unwrap();
     let mut worst = 0.0f32;
     let mut pos = Position::startpos();
     for i in 0..200 {
@@ -158,7 +158,7 @@ fn bucketed_nets_train_resume_and_quantise_faithfully() {
         // incrementally, agree with the float net in every bucket and
         // every king's view the game passes through.
         let bytes = std::fs::read(dir.join(format!("{name}-a")).join("epoch-002.nnue")).unwrap();
-        let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+        let q = chariot::eval::nnue::Network::from_bytes(&bytes).unwrap();
         assert_eq!((q.king_buckets(), q.buckets()), (king_buckets, buckets));
         let mut worst = 0.0f32;
         let mut seen = std::collections::BTreeSet::new();
@@ -220,7 +220,7 @@ fn a_symmetric_net_evaluates_mirror_images_alike() {
     let untrained = train::FloatNet::random(Shape::plain(HIDDEN), 5);
     assert!(mean_loss(&net, &train_set, 0.75, 2) < mean_loss(&untrained, &train_set, 0.75, 2));
     let bytes = std::fs::read(dir.join("s").join("epoch-002.nnue")).unwrap();
-    let q = chariot::nnue::Network::from_bytes(&bytes).unwrap();
+    let q = chariot::eval::nnue::Network::from_bytes(&bytes).unwrap();
     let mut pos = Position::startpos();
     let mut lopsided = 0;
     for i in 0..150 {
@@ -282,10 +282,11 @@ fn the_command_names_the_best_epoch_and_the_file_it_takes_when_built_in() {
         .and_then(|rest| rest.split(' ').next())
         .unwrap_or_else(|| panic!("no epoch in {line:?}"));
     let file = format!("epoch-{:03}.nnue", epoch.parse::<usize>().unwrap());
-    let net = chariot::nnue::Network::from_bytes(&std::fs::read(out.join(&file)).unwrap()).unwrap();
+    let net =
+        chariot::eval::nnue::Network::from_bytes(&std::fs::read(out.join(&file)).unwrap()).unwrap();
     let builtin = format!(
         "({file}; built in, it is nets/{})",
-        chariot::nets::committed_name(&net)
+        chariot::eval::nets::committed_name(&net)
     );
     assert!(
         line.ends_with(&builtin),
@@ -332,8 +333,8 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
         "o8",
     );
     let bytes = std::fs::read(dir.join("o8").join("epoch-001.nnue")).unwrap();
-    let o8 = chariot::nnue::Network::from_bytes(&bytes).unwrap();
-    let builtin = chariot::nets::builtin_net().expect("the built-in net reads");
+    let o8 = chariot::eval::nnue::Network::from_bytes(&bytes).unwrap();
+    let builtin = chariot::eval::nets::builtin_net().expect("the built-in net reads");
     assert_eq!(o8.buckets(), OUTPUT_BUCKETS);
     let mut pos = Position::startpos();
     let mut buckets = std::collections::BTreeSet::new();
@@ -369,7 +370,10 @@ fn the_command_starts_a_run_from_the_built_in_net_or_a_checkpoint() {
         "again",
     );
     let again = std::fs::read(dir.join("again").join("epoch-001.nnue")).unwrap();
-    assert_eq!(chariot::nnue::Network::from_bytes(&again).unwrap(), o8);
+    assert_eq!(
+        chariot::eval::nnue::Network::from_bytes(&again).unwrap(),
+        o8
+    );
     let wide = (2 * HIDDEN).to_string();
     trained(
         &[

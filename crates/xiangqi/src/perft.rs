@@ -4,6 +4,13 @@
 use crate::position::Position;
 use crate::types::Move;
 
+/// The deepest perft the engine's commands accept (`chariot perft`, `go
+/// perft`). From the start position the count grows about 40-fold a ply:
+/// depth 11 is about 6e17 paths, depth 12 about 2.4e19 (extrapolated from
+/// the counts to depth 5), past what the `u64` count holds. Depth 9 already
+/// takes hours, so the limit only refuses what could never finish or count.
+pub const MAX_DEPTH: u32 = 11;
+
 /// Number of legal move paths of length `depth` from `pos`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     #[cfg(debug_assertions)]

@@ -1,6 +1,6 @@
 //! The opening books the engine plays from, and how it chooses a book move.
 //!
-//! `book.rs` reads and writes the `BOOK.DAT` format; this module is what
+//! `format.rs` reads and writes the `BOOK.DAT` format; this module is what
 //! the engine does with books: which are in use (the built-in one, or the
 //! `bookfiles` list that replaces it), which of a position's book moves may
 //! be played, and which one is chosen. There is no I/O here: the front end
@@ -23,7 +23,14 @@
 //!   otherwise a weighted random pick, the weight raised to a power that
 //!   flattens the choice as the randomness grows.
 
-use crate::book::{Book, BookError};
+pub mod format;
+
+// The format's items under `book::` too, as the tools and tests name them.
+pub use format::{
+    decode_move, encode_move, lock, lock0, mirror_move, mirrored_lock, parse_records, Book,
+    BookBuilder, BookError, IllegalBookMove, Record, RECORD_BYTES,
+};
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::fmt;
@@ -36,7 +43,7 @@ use xiangqi::{Move, Position};
 /// `chariot-tools book build --analyse` (docs/BOOKS.md gives the command).
 /// It is checked like any book file when the engine starts, and a test
 /// checks that it reads.
-pub const BUILTIN_BOOK: Option<&[u8]> = Some(include_bytes!("../books/chariot.dat"));
+pub const BUILTIN_BOOK: Option<&[u8]> = Some(include_bytes!("../../books/chariot.dat"));
 
 /// The name the built-in book goes by in messages.
 pub const BUILTIN_NAME: &str = "<built-in>";
@@ -259,7 +266,6 @@ pub fn probe<'a>(books: &'a [NamedBook], pos: &Position) -> Option<(&'a str, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::BookBuilder;
 
     fn mv(s: &str) -> Move {
         Move::parse_iccs(s).unwrap()
