@@ -85,7 +85,7 @@ fn match_pgn(games: &[GameRecord]) -> String {
         round: "1",
         red: "Chariot",
         black: "Other \"engine\"",
-        time_control: "10+0.1",
+        time_control: ["10+0.1"; 2],
     };
     games.iter().map(|g| write_game(&tags, g)).collect()
 }

@@ -126,7 +126,7 @@ fn match_games_read_back_move_by_move_and_score_by_score() {
         round: "1",
         red: "a",
         black: "b",
-        time_control: "-",
+        time_control: ["-"; 2],
     };
     // Two files, as two matches would write them, the second replaying
     // three games of the first (as deterministic engines at fixed nodes do
