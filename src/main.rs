@@ -16,7 +16,7 @@ const MAX_BENCH_DEPTH: u32 = 30;
 /// With no command, Chariot serves a GUI on stdin/stdout: send `ucci` or
 /// `uci` first. Diagnostics go to stderr (`RUST_LOG=debug chariot`).
 #[derive(Parser)]
-#[command(name = "chariot", version, about, long_about)]
+#[command(name = "chariot", version = chariot::version(), about, long_about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

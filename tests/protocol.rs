@@ -216,7 +216,7 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
     e.silent_for(Duration::from_millis(300));
     e.send("ucci");
     let lines = e.until(|l| l == "ucciok");
-    assert!(lines[0].starts_with("id name Chariot"));
+    assert_eq!(lines[0], format!("id name {}", engine_name()));
     assert_eq!(
         lines
             .iter()
@@ -317,6 +317,44 @@ fn league_fens_and_what_clients_send() {
             .any(|l| l.contains("FEN field 7 'h2e2' looks like a move")),
         "{before:?}"
     );
+}
+
+/// The name the engine goes by: Chariot, the crate's version and the id
+/// of the net compiled in, as its file under `nets/` is named (a test of
+/// tests/nnue.rs checks that the name is the net's hash).
+fn engine_name() -> String {
+    let file = chariot::eval::nets::BUILTIN_NET_FILE;
+    let id = file
+        .strip_prefix("chariot-")
+        .and_then(|rest| rest.strip_suffix(".nnue"))
+        .expect("the built-in net's file is named chariot-<id>.nnue");
+    format!("Chariot {} (net {id})", env!("CARGO_PKG_VERSION"))
+}
+
+#[test]
+fn version_and_net_in_id_name_of_both_dialects_and_in_version() {
+    for (handshake, ok) in [("ucci", "ucciok"), ("uci", "uciok")] {
+        let mut e = Engine::start();
+        e.send(handshake);
+        let lines = e.until(|l| l == ok);
+        let names: Vec<&String> = lines.iter().filter(|l| l.starts_with("id name ")).collect();
+        assert_eq!(
+            names,
+            [&format!("id name {}", engine_name())],
+            "{handshake}"
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .arg("--version")
+        .output()
+        .expect("the engine runs");
+    assert!(out.status.success());
+    let version = String::from_utf8(out.stdout).expect("UTF-8");
+    let name = engine_name();
+    let expected = name
+        .strip_prefix("Chariot ")
+        .expect("the name starts with Chariot");
+    assert_eq!(version, format!("chariot {expected}\n"));
 }
 
 #[test]

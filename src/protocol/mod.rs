@@ -86,7 +86,7 @@ fn send_stdout(line: &str) {
 pub fn terminal_hint() -> String {
     format!(
         "{}, a xiangqi engine: type 'ucci' or 'uci' to start, 'quit' to leave",
-        crate::ENGINE_NAME
+        crate::engine_name()
     )
 }
 

@@ -324,7 +324,7 @@ impl Options {
     /// The `id` and `option` lines of the handshake, ending with `ucciok`/`uciok`.
     pub fn handshake(&self, dialect: Dialect) -> Vec<String> {
         let mut lines = vec![
-            format!("id name {}", crate::ENGINE_NAME),
+            format!("id name {}", crate::engine_name()),
             "id copyright 2026 the Chariot developers".to_string(),
             "id author the Chariot developers".to_string(),
         ];

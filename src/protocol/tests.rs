@@ -471,7 +471,7 @@ fn batch_mode_lets_a_search_that_waits_take_its_stop_in_turn() {
 #[test]
 fn terminal_hint_names_the_engine_and_the_handshakes() {
     let hint = terminal_hint();
-    assert!(hint.starts_with(crate::ENGINE_NAME), "{hint}");
+    assert!(hint.starts_with(crate::engine_name()), "{hint}");
     assert!(hint.contains("type 'ucci' or 'uci'"), "{hint}");
     assert!(!hint.contains('\n'));
 }

@@ -169,7 +169,7 @@ mod tests {
             site: "here",
             date: "2026.11.21",
             round: "3",
-            red: "Chariot 0.1.0",
+            red: "Chariot 1.0.0 (net d738824c3562)",
             black: "fsf",
             time_control: ["10+0.1"; 2],
         }
@@ -198,7 +198,7 @@ mod tests {
 [Site \"here\"]\n\
 [Date \"2026.11.21\"]\n\
 [Round \"3\"]\n\
-[Red \"Chariot 0.1.0\"]\n\
+[Red \"Chariot 1.0.0 (net d738824c3562)\"]\n\
 [Black \"fsf\"]\n\
 [Result \"0-1\"]\n\
 [Variant \"xiangqi\"]\n\

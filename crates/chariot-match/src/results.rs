@@ -11,7 +11,7 @@
 //! shard 2/4
 //! setting engines 2
 //! setting engine.1 cmd=/usr/local/bin/chariot proto=ucci ranks=auto units=auto option.usebook=false
-//! setting name.1 Chariot 0.1.0
+//! setting name.1 Chariot 1.0.0 (net d738824c3562)
 //! …                                    (one `setting KEY VALUE` per line)
 //! end settings
 //! game 3 red=1 black=2 opening=17 result=1-0 end=normal fault=-
