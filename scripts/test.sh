@@ -16,6 +16,15 @@ scripts/oracles/setup_oracles.sh
 step "cargo fmt --all --check"
 cargo fmt --all --check
 
+# cargo-deny from crates.io when missing: ~4 CPU-minutes to build, once per
+# machine (cargo keeps it in ~/.cargo/bin). `--offline`: no advisory
+# database is fetched (deny.toml says why advisories are not checked).
+step "cargo deny --offline --workspace check licenses bans (deny.toml)"
+if ! cargo deny --version >/dev/null 2>&1; then
+    cargo install --quiet --locked cargo-deny
+fi
+cargo deny --offline --workspace check licenses bans
+
 step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 
