@@ -229,6 +229,29 @@ fn parse_pgn(text: &str) -> Vec<Game> {
     games
 }
 
+/// Seconds used and moves searched by each side (by `Color::index`),
+/// from the game's move comments (book moves left out).
+fn time_by_side(g: &Game) -> ([f64; 2], [u32; 2]) {
+    let mut used = [0.0f64; 2];
+    let mut moves = [0u32; 2];
+    let mut side = Position::from_fen(g.tag("FEN")).unwrap().side_to_move();
+    for c in &g.comments {
+        if c != "book" {
+            let secs: f64 = c
+                .rsplit(' ')
+                .next()
+                .unwrap()
+                .trim_end_matches('s')
+                .parse()
+                .unwrap();
+            used[side.index()] += secs;
+            moves[side.index()] += 1;
+        }
+        side = side.flip();
+    }
+    (used, moves)
+}
+
 /// Replays a game with Chariot's rules: every move legal; a result by the
 /// rules must be what `rules::adjudicate` says of the final position.
 fn check_game(g: &Game) {
@@ -480,23 +503,7 @@ fn clocks_are_kept_and_respected() {
         check_game(g);
         assert_eq!(g.tag("TimeControl"), "1+0.02");
         // Neither side used more than its clock: base + increments + grace.
-        let mut used = [0.0f64; 2];
-        let mut moves = [0u32; 2];
-        let mut side = Position::from_fen(g.tag("FEN")).unwrap().side_to_move();
-        for c in &g.comments {
-            if c != "book" {
-                let secs: f64 = c
-                    .rsplit(' ')
-                    .next()
-                    .unwrap()
-                    .trim_end_matches('s')
-                    .parse()
-                    .unwrap();
-                used[side.index()] += secs;
-                moves[side.index()] += 1;
-            }
-            side = side.flip();
-        }
+        let (used, moves) = time_by_side(g);
         for i in 0..2 {
             assert!(moves[i] > 0);
             assert!(
@@ -567,23 +574,7 @@ fn time_odds_give_each_side_its_own_clock() {
             format!("{}+{}", clocks[1].0, clocks[1].1)
         );
         // Each side kept within its own clock: base + increments + grace.
-        let mut used = [0.0f64; 2];
-        let mut moves = [0u32; 2];
-        let mut side = Position::from_fen(g.tag("FEN")).unwrap().side_to_move();
-        for c in &g.comments {
-            if c != "book" {
-                let secs: f64 = c
-                    .rsplit(' ')
-                    .next()
-                    .unwrap()
-                    .trim_end_matches('s')
-                    .parse()
-                    .unwrap();
-                used[side.index()] += secs;
-                moves[side.index()] += 1;
-            }
-            side = side.flip();
-        }
+        let (used, moves) = time_by_side(g);
         for i in 0..2 {
             let (base, inc) = clocks[i];
             assert!(moves[i] > 0);
