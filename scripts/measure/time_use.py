@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 """How Chariot spends its clock: a table of the time used per move over
-whole games, one row per time control.
+whole games, one row per time control and engine.
 
 For each control, Chariot (this tree's release build, books off so that
 every move is searched) plays fairy-stockfish at full strength, once with
 each colour, through the pinned referee (scripts/match/referee.sh). The PGN the
-referee writes records each move's time; this script reads Chariot's moves
-back and reports, per control:
+referee writes records each move's time; this script reads every engine's
+moves back and reports, per control and engine:
 
-  games   the games played and how they ended for Chariot (W-D-L, and
+  games   the games played and how they ended for the engine (W-D-L, and
           losses on time, which must be 0)
-  moves   Chariot's moves, all games together
+  moves   the engine's moves, all games together
   mean / median / max   seconds per move
   first 10 / 11-40 / 41+   mean seconds per move in each stretch of a game
-  least left   the lowest clock Chariot had after any of its moves, as a
+  left at 30 / 60 / 90   the mean clock after the engine's 30th, 60th and
+          90th move, in seconds, over the games that got that far (their
+          number in brackets)
+  least left   the lowest clock the engine had after any of its moves, as a
           share of the control's base time
 
 Usage: scripts/measure/time_use.py [--tc 1+0 3+0 10+0.1 60+0.6 40/120] [--games 2]
            [--fsf /usr/games/fairy-stockfish] [--out DIR] [--jobs 1]
+       scripts/measure/time_use.py --pgn FILE... (a report on games already played,
+           e.g. an SPRT's: every engine in them, grouped by time control)
 Prints a Markdown table; the PGN files stay in DIR (default a new
 directory under ~/.cache/chariot/time-use).
 """
@@ -42,47 +47,92 @@ def parse_tc(tc):
     return int(m.group(1) or 0), float(m.group(2)), float(m.group(3) or 0)
 
 
-def chariot_moves(pgn_text, name):
-    """Per game: Chariot's (ply, seconds) list and the game's result for it."""
+def games_of(pgn_text):
+    """Per game: its time control, and for each side (name) its list of
+    seconds per move (None for a book move), its outcome (W, D or L) and
+    whether it lost on time."""
     games = []
     for game in re.split(r"\n\n(?=\[Event )", pgn_text.strip()):
         tags = dict(re.findall(r'^\[(\w+) "(.*)"\]$', game, re.M))
-        if name not in (tags.get("Red"), tags.get("Black")):
+        if "Red" not in tags or "Black" not in tags:
             continue
-        red = tags.get("Red") == name
         body = game.split("\n\n", 1)[1] if "\n\n" in game else ""
         # Each move is followed by its comment: {book}, {+0.51/12 0.29s}.
-        tokens = re.findall(r"\d+\.|\{[^}]*\}|[a-i]\d[a-i]\d", body)
+        tokens = re.findall(r"\{[^}]*\}|[a-i]\d[a-i]\d", body)
+        moves = ([], [])
         ply = -1
-        ours = []
         for t in tokens:
-            if re.fullmatch(r"[a-i]\d[a-i]\d", t):
+            if not t.startswith("{"):
                 ply += 1
-            elif t.startswith("{") and ply >= 0 and (ply % 2 == 0) == red:
+                moves[ply % 2].append(None)
+            elif ply >= 0:
                 s = re.search(r"([\d.]+)s\}$", t)
                 if s:
-                    ours.append((ply // 2, float(s.group(1))))
+                    moves[ply % 2][-1] = float(s.group(1))
         result = tags.get("Result", "*")
         comments = re.findall(r"\{([^}]*)\}", body)
         last = comments[-1] if comments else ""
-        won = {"1-0": red, "0-1": not red}.get(result)
-        outcome = "D" if result == "1/2-1/2" else ("W" if won else "L")
-        on_time = outcome == "L" and "time" in last
-        games.append((ours, outcome, on_time))
+        sides = {}
+        for side, name in enumerate((tags["Red"], tags["Black"])):
+            won = {"1-0": side == 0, "0-1": side == 1}.get(result)
+            outcome = "D" if result == "1/2-1/2" else ("W" if won else "L")
+            sides[name] = (moves[side], outcome, outcome == "L" and "time" in last)
+        games.append((tags.get("TimeControl", "?"), sides))
     return games
 
 
-def least_left(moves, periods, base, inc):
-    """Lowest clock after a move, in seconds (moves: (move number, s))."""
+def clock_after(moves, periods, base, inc):
+    """The clock after each move, in seconds (moves: seconds each, None
+    for a book move, which takes none)."""
     left = base
-    low = base
-    for i, (_, s) in enumerate(moves):
-        left -= s
-        low = min(low, left)
-        left += inc
+    clocks = []
+    for i, s in enumerate(moves):
+        left += inc - (s or 0.0)
         if periods and (i + 1) % periods == 0:
             left += base
-    return low
+        clocks.append(left)
+    return clocks
+
+
+def report(rows_by_tc):
+    """The Markdown table: rows_by_tc maps a control to {engine: games},
+    each game (seconds per move, outcome, lost on time)."""
+    print("| control | engine | games (W-D-L, on time) | moves | mean s | median s | max s "
+          "| moves 1-10 | 11-40 | 41+ | left at 30 | 60 | 90 | least left |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    mean = lambda xs: f"{statistics.mean(xs):.3f}" if xs else "–"
+    for tc, engines in rows_by_tc.items():
+        periods, base, inc = parse_tc(tc)
+        for name, games in sorted(engines.items()):
+            wdl = "-".join(str(sum(o == k for _, o, _ in games)) for k in "WDL")
+            flags = sum(t for _, _, t in games)
+            searched = [s for g, _, _ in games for s in g if s is not None]
+            if not searched:
+                print(f"| {tc} | {name} | {len(games)} ({wdl}, {flags}) | 0 |" + " |" * 10)
+                continue
+            stretch = lambda lo, hi: [s for g, _, _ in games for s in g[lo:hi] if s is not None]
+            clocks = [clock_after(g, periods, base, inc) for g, _, _ in games]
+            at = []
+            for n in (30, 60, 90):
+                c = [cl[n - 1] for cl in clocks if len(cl) >= n]
+                at.append(f"{statistics.mean(c):.2f} ({len(c)})" if c else "–")
+            low = min(min(cl) for cl in clocks if cl)
+            print(
+                f"| {tc} | {name} | {len(games)} ({wdl}, {flags}) | {len(searched)} "
+                f"| {mean(searched)} | {statistics.median(searched):.3f} | {max(searched):.3f} "
+                f"| {mean(stretch(0, 10))} | {mean(stretch(10, 40))} | {mean(stretch(40, 10**6))} "
+                f"| {' | '.join(at)} | {100 * low / base:.0f}% |"
+            )
+
+
+def by_control(pgn_texts):
+    """{control: {engine: [game, ...]}} of the games in the PGN texts."""
+    rows = {}
+    for text in pgn_texts:
+        for tc, sides in games_of(text):
+            for name, game in sides.items():
+                rows.setdefault(tc, {}).setdefault(name, []).append(game)
+    return rows
 
 
 def main():
@@ -92,7 +142,17 @@ def main():
     ap.add_argument("--fsf", default="/usr/games/fairy-stockfish")
     ap.add_argument("--out")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--pgn", nargs="+", help="report on these PGN files instead of playing")
     args = ap.parse_args()
+    if args.pgn:
+        texts = []
+        for path in args.pgn:
+            try:
+                texts.append(open(path, encoding="utf-8").read())
+            except OSError as e:
+                sys.exit(f"time_use: {path}: {e.strerror}")
+        report(by_control(texts))
+        return
     if not os.path.exists(args.fsf):
         sys.exit(f"time_use: {args.fsf} not found (apt-get install fairy-stockfish)")
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
@@ -110,9 +170,9 @@ def main():
     with open(openings, "w") as f:
         f.write("startpos\n")
 
-    rows = []
+    pgns = []
     for tc in args.tc:
-        periods, base, inc = parse_tc(tc)
+        parse_tc(tc)
         pgn = os.path.join(out, f"{tc.replace('/', 'per')}.pgn")
         cmd = [
             referee,
@@ -122,26 +182,8 @@ def main():
             "--openings", openings, "--pgn", pgn,
         ]
         subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)
-        games = chariot_moves(open(pgn, encoding="utf-8").read(), "chariot")
-        times = [s for g, _, _ in games for _, s in g]
-        if not times:
-            rows.append(f"| {tc} | 0 | | | | | | | | |")
-            continue
-        stretch = lambda lo, hi: [s for g, _, _ in games for n, s in g if lo <= n < hi]
-        mean = lambda xs: f"{statistics.mean(xs):.3f}" if xs else "–"
-        wdl = "-".join(str(sum(o == k for _, o, _ in games)) for k in "WDL")
-        flags = sum(t for _, _, t in games)
-        low = min(least_left(g, periods, base, inc) for g, _, _ in games)
-        rows.append(
-            f"| {tc} | {len(games)} ({wdl}, {flags} on time) | {len(times)} | {mean(times)} "
-            f"| {statistics.median(times):.3f} | {max(times):.3f} | {mean(stretch(0, 10))} "
-            f"| {mean(stretch(10, 40))} | {mean(stretch(40, 10**6))} | {100 * low / base:.0f}% |"
-        )
-    print("| control | games (W-D-L for Chariot) | moves | mean s | median s | max s "
-          "| moves 1-10 | 11-40 | 41+ | least left |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(r)
+        pgns.append(open(pgn, encoding="utf-8").read() if os.path.exists(pgn) else "")
+    report(by_control(pgns))
 
 
 if __name__ == "__main__":
