@@ -40,10 +40,11 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
 def parse_tc(tc):
-    """(moves per period or 0, base seconds, increment seconds)."""
+    """(moves per period or 0, base seconds, increment seconds), or None
+    when `tc` is not a clock (a match at fixed nodes writes `-`)."""
     m = re.fullmatch(r"(?:(\d+)/)?([\d.]+)(?:\+([\d.]+))?", tc)
-    if not m:
-        sys.exit(f"time_use: bad time control {tc!r}")
+    if not m or float(m.group(2)) <= 0:
+        return None
     return int(m.group(1) or 0), float(m.group(2)), float(m.group(3) or 0)
 
 
@@ -102,7 +103,7 @@ def report(rows_by_tc):
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     mean = lambda xs: f"{statistics.mean(xs):.3f}" if xs else "–"
     for tc, engines in rows_by_tc.items():
-        periods, base, inc = parse_tc(tc)
+        clock = parse_tc(tc)
         for name, games in sorted(engines.items()):
             wdl = "-".join(str(sum(o == k for _, o, _ in games)) for k in "WDL")
             flags = sum(t for _, _, t in games)
@@ -111,17 +112,20 @@ def report(rows_by_tc):
                 print(f"| {tc} | {name} | {len(games)} ({wdl}, {flags}) | 0 |" + " |" * 10)
                 continue
             stretch = lambda lo, hi: [s for g, _, _ in games for s in g[lo:hi] if s is not None]
-            clocks = [clock_after(g, periods, base, inc) for g, _, _ in games]
-            at = []
-            for n in (30, 60, 90):
-                c = [cl[n - 1] for cl in clocks if len(cl) >= n]
-                at.append(f"{statistics.mean(c):.2f} ({len(c)})" if c else "–")
-            low = min(min(cl) for cl in clocks if cl)
+            # Without a clock (games at fixed nodes), no clock columns.
+            at, least = ["–"] * 3, "–"
+            if clock:
+                periods, base, inc = clock
+                clocks = [clock_after(g, periods, base, inc) for g, _, _ in games]
+                for i, n in enumerate((30, 60, 90)):
+                    c = [cl[n - 1] for cl in clocks if len(cl) >= n]
+                    at[i] = f"{statistics.mean(c):.2f} ({len(c)})" if c else "–"
+                least = f"{100 * min(min(cl) for cl in clocks if cl) / base:.0f}%"
             print(
                 f"| {tc} | {name} | {len(games)} ({wdl}, {flags}) | {len(searched)} "
                 f"| {mean(searched)} | {statistics.median(searched):.3f} | {max(searched):.3f} "
                 f"| {mean(stretch(0, 10))} | {mean(stretch(10, 40))} | {mean(stretch(40, 10**6))} "
-                f"| {' | '.join(at)} | {100 * low / base:.0f}% |"
+                f"| {' | '.join(at)} | {least} |"
             )
 
 
@@ -144,6 +148,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--pgn", nargs="+", help="report on these PGN files instead of playing")
     args = ap.parse_args()
+    for tc in args.tc:
+        if not parse_tc(tc):
+            sys.exit(f"time_use: bad time control {tc!r}")
     if args.pgn:
         texts = []
         for path in args.pgn:
@@ -172,7 +179,6 @@ def main():
 
     pgns = []
     for tc in args.tc:
-        parse_tc(tc)
         pgn = os.path.join(out, f"{tc.replace('/', 'per')}.pgn")
         cmd = [
             referee,

@@ -229,6 +229,17 @@ fn parse_pgn(text: &str) -> Vec<Game> {
     games
 }
 
+/// The seconds a searched move's comment says it took (`+0.35/12 0.51s`).
+fn comment_secs(comment: &str) -> f64 {
+    comment
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('s')
+        .parse()
+        .unwrap_or_else(|e| panic!("{comment:?}: {e}"))
+}
+
 /// Seconds used and moves searched by each side (by `Color::index`),
 /// from the game's move comments (book moves left out).
 fn time_by_side(g: &Game) -> ([f64; 2], [u32; 2]) {
@@ -237,14 +248,7 @@ fn time_by_side(g: &Game) -> ([f64; 2], [u32; 2]) {
     let mut side = Position::from_fen(g.tag("FEN")).unwrap().side_to_move();
     for c in &g.comments {
         if c != "book" {
-            let secs: f64 = c
-                .rsplit(' ')
-                .next()
-                .unwrap()
-                .trim_end_matches('s')
-                .parse()
-                .unwrap();
-            used[side.index()] += secs;
+            used[side.index()] += comment_secs(c);
             moves[side.index()] += 1;
         }
         side = side.flip();
@@ -848,13 +852,7 @@ fn time_forfeits_after_stop_and_grace() {
                 .find(|(i, _)| (*i == 0) == (g.tag("Red") == "stopper"))
                 .unwrap()
                 .1;
-            let secs: f64 = first
-                .rsplit(' ')
-                .next()
-                .unwrap()
-                .trim_end_matches('s')
-                .parse()
-                .unwrap();
+            let secs = comment_secs(first);
             assert!((0.29..0.5).contains(&secs), "{first}");
         }
     }
