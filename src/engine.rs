@@ -18,6 +18,7 @@ use crate::search::{self, mate_plies, Info, Job, Limits, Outcome, RootChoice, Sh
 use crate::settings::Settings;
 use std::fmt;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -157,7 +158,8 @@ enum RunKind {
 /// The thinking state.
 struct Running {
     shared: Arc<Shared>,
-    handle: Option<JoinHandle<()>>,
+    /// Closed by the worker thread when the work is done.
+    done: Option<Receiver<()>>,
     start: Instant,
     kind: RunKind,
     /// A result that arrived while pondering or in an infinite search.
@@ -184,6 +186,8 @@ pub struct Engine {
     tables: Arc<Tables>,
     hash_mb: usize,
     running: Option<Running>,
+    /// The thread searches, counts and benchmarks run on, started once.
+    worker: Option<Worker>,
     notify: Notify,
     searches: u64,
     /// Searches in a row whose score was hopeless (for resigning).
@@ -208,6 +212,7 @@ impl Engine {
             tables: Arc::new(Tables::new(hash_mb)),
             hash_mb,
             running: None,
+            worker: None,
             notify,
             searches: 0,
             hopeless: 0,
@@ -580,8 +585,8 @@ impl Engine {
         out
     }
 
-    /// Starts `work` on its own thread and enters the thinking state; its
-    /// result is sent as an event.
+    /// Starts `work` on the worker thread and enters the thinking state;
+    /// its result is sent as an event.
     fn launch<F>(&mut self, shared: Arc<Shared>, kind: RunKind, work: F) -> Vec<Output>
     where
         F: FnOnce(&Shared, Instant) -> Event + Send + 'static,
@@ -589,15 +594,24 @@ impl Engine {
         let start = Instant::now();
         let notify = Arc::clone(&self.notify);
         let thread_shared = Arc::clone(&shared);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(search::SEARCH_STACK)
-            .spawn(move || notify(work(&thread_shared, start)));
-        match spawned {
-            Ok(handle) => {
+        let (finished, done) = channel::<()>();
+        let job: Box<dyn FnOnce() + Send> = Box::new(move || {
+            notify(work(&thread_shared, start));
+            drop(finished);
+        });
+        let sent = match &self.worker {
+            Some(w) => w.run(job),
+            None => Worker::start()
+                .and_then(|w| w.run(job).map(|()| w))
+                .map(|w| {
+                    self.worker = Some(w);
+                }),
+        };
+        match sent {
+            Ok(()) => {
                 self.running = Some(Running {
                     shared,
-                    handle: Some(handle),
+                    done: Some(done),
                     start,
                     kind,
                     held: None,
@@ -606,6 +620,7 @@ impl Engine {
                 Vec::new()
             }
             Err(e) => {
+                self.worker = None;
                 let mut out = vec![Output::Error(format!("go: cannot start a thread: {e}"))];
                 if kind != RunKind::Count {
                     out.push(Output::NoMove);
@@ -721,9 +736,47 @@ impl Engine {
 
     fn end_running(&mut self) {
         if let Some(mut r) = self.running.take() {
-            if let Some(h) = r.handle.take() {
-                let _ = h.join();
+            // Closed (an error) when the work is done.
+            if let Some(done) = r.done.take() {
+                let _ = done.recv();
             }
+        }
+    }
+}
+
+/// The engine's worker thread: runs each piece of work it is sent, in
+/// turn, until the engine is dropped.
+struct Worker {
+    jobs: Option<Sender<Box<dyn FnOnce() + Send>>>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    fn start() -> std::io::Result<Worker> {
+        let (jobs, inbox) = channel::<Box<dyn FnOnce() + Send>>();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(search::SEARCH_STACK)
+            .spawn(move || inbox.into_iter().for_each(|job| job()))?;
+        Ok(Worker {
+            jobs: Some(jobs),
+            handle: Some(handle),
+        })
+    }
+
+    fn run(&self, job: Box<dyn FnOnce() + Send>) -> std::io::Result<()> {
+        self.jobs
+            .as_ref()
+            .and_then(|j| j.send(job).ok())
+            .ok_or_else(|| std::io::Error::other("the search thread has ended"))
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        drop(self.jobs.take());
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod limits;
 mod node;
 pub mod params;
 mod picker;
+pub mod pool;
 mod rules;
 mod searcher;
 mod see;
@@ -71,11 +72,13 @@ pub struct Shared {
     pub clock_start_ms: AtomicU64,
 }
 
-/// What lives across searches: the transposition table and each thread's
-/// move-ordering tables. Cleared on a new game.
+/// What lives across searches: the transposition table, each thread's
+/// move-ordering tables and the helper threads. Cleared on a new game.
 pub struct Tables {
     pub tt: TranspositionTable,
     heuristics: Mutex<Vec<Heuristics>>,
+    /// The helper threads, which search with these tables.
+    pool: pool::Pool,
 }
 
 impl Tables {
@@ -83,6 +86,7 @@ impl Tables {
         Tables {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Mutex::new(Vec::new()),
+            pool: pool::Pool::default(),
         }
     }
 
@@ -93,6 +97,11 @@ impl Tables {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clear();
+    }
+
+    /// Helper threads these tables have ever started.
+    pub fn helpers_started(&self) -> usize {
+        self.pool.started()
     }
 }
 

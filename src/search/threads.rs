@@ -4,12 +4,12 @@
 
 use super::history::Heuristics;
 use super::iterate::{iterate, Plan};
-use super::{
-    limits, mate_plies, Info, Job, Outcome, RootChoice, Searcher, Shared, MAX_DEPTH, SEARCH_STACK,
-};
+use super::pool::{useful_threads, Task};
+use super::{limits, mate_plies, Info, Job, Outcome, RootChoice, Searcher, Shared, MAX_DEPTH};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 use xiangqi::types::Move;
 
@@ -26,45 +26,43 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
         .unwrap_or(MAX_DEPTH)
         .min(job.limits.mate.map_or(MAX_DEPTH, |n| 2 * n.max(1) - 1))
         .clamp(1, MAX_DEPTH);
+    let threads = job.threads.clamp(1, useful_threads());
+    if threads < job.threads {
+        log::debug!(
+            "threads {}: searching with {threads}, one per hardware thread",
+            job.threads
+        );
+    }
+    let job = Arc::new(job);
+    let tables = Arc::clone(&job.tables);
+    tables.tt.new_search();
+    let mut heuristics = tables
+        .heuristics
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if heuristics.is_empty() {
+        heuristics.push(Heuristics::new());
+    }
+    let halt = Arc::new(AtomicBool::new(false));
+    let total_nodes = Arc::new(AtomicU64::new(0));
+    let tasks = (1..threads)
+        .map(|_| Task {
+            job: Arc::clone(&job),
+            halt: Arc::clone(&halt),
+            total_nodes: Arc::clone(&total_nodes),
+            start,
+            max_depth,
+            time,
+        })
+        .collect();
     let plan = Plan {
         job: &job,
         max_depth,
         multipv: job.multipv.clamp(1, job.root_moves.len()),
         time,
     };
-    let tables = &*job.tables;
-    tables.tt.new_search();
-    let mut heuristics = tables
-        .heuristics
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let threads = job.threads.max(1);
-    heuristics.resize_with(threads, Heuristics::new);
-    let halt = AtomicBool::new(false);
-    let total_nodes = AtomicU64::new(0);
-    let Some((main_h, helper_hs)) = heuristics.split_first_mut() else {
-        return Outcome::default();
-    };
-
-    let (mut outcome, last_scored) = std::thread::scope(|scope| {
-        for (id, h) in helper_hs.iter_mut().enumerate() {
-            let pos = job.pos.clone();
-            let (plan, halt, total_nodes, net) = (&plan, &halt, &total_nodes, &job.net);
-            let (selectivity, knowledge) = (job.selectivity, job.knowledge);
-            let spawned = std::thread::Builder::new()
-                .name(format!("helper{}", id + 1))
-                .stack_size(SEARCH_STACK)
-                .spawn_scoped(scope, move || {
-                    let mut s = Searcher::new(pos, shared, halt, &tables.tt, h, total_nodes, start)
-                        .with_net(net.clone())
-                        .with_style(selectivity, knowledge);
-                    iterate(&mut s, plan, id + 1, &mut |_| {});
-                });
-            if let Err(e) = spawned {
-                log::warn!("cannot start helper thread {}: {e}", id + 1);
-                break;
-            }
-        }
+    let main_h = &mut heuristics[0];
+    let ((mut outcome, last_scored), _helpers) = tables.pool.run(tasks, &halt, || {
         let mut s = Searcher::new(
             job.pos.clone(),
             shared,
@@ -79,9 +77,7 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
         s.main = true;
         s.node_limit = job.limits.nodes.unwrap_or(u64::MAX).max(1);
         s.hard_ms = time.hard_ms;
-        let result = iterate(&mut s, &plan, 0, report);
-        halt.store(true, Ordering::Relaxed);
-        result
+        iterate(&mut s, &plan, 0, report)
     });
 
     // The choice among near-best root moves; a mate found is played as found.
@@ -148,6 +144,31 @@ mod tests {
             .copied()
             .zip(scores.iter().copied())
             .collect()
+    }
+
+    #[test]
+    fn helper_threads_are_started_once_not_per_search() {
+        let tables = Arc::new(super::super::Tables::new(1));
+        let pos = Position::startpos();
+        let go = |depth| {
+            let mut job = Job::new(
+                pos.clone(),
+                pos.legal_moves().iter().copied().collect(),
+                super::super::Limits {
+                    depth: Some(depth),
+                    ..Default::default()
+                },
+                Arc::clone(&tables),
+                None,
+            );
+            job.threads = 2;
+            search(job, &Shared::default(), Instant::now(), &mut |_| {})
+        };
+        for depth in 1..=6 {
+            let o = go(depth);
+            assert!(o.best.is_some() && o.depth >= depth, "{o:?}");
+        }
+        assert_eq!(tables.helpers_started(), useful_threads().min(2) - 1);
     }
 
     #[test]
