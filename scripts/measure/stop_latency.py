@@ -4,7 +4,15 @@ infinite search to reading its `bestmove`, over several rounds and positions.
 Prints the median and the worst; exits non-zero if the worst exceeds --limit
 milliseconds (default 10, the front end's promise).
 
+With --threads N..., does the same at each `threads` setting, and also
+times `go movetime` (--movetime, default 100 ms) from writing `go` to
+reading `bestmove`: a limit is kept at any thread count when that stays
+within the move overhead (30 ms) of the move time. Each thread count runs
+in a fresh engine process, its first search included. Run it with both
+cores free.
+
 Usage: scripts/measure/stop_latency.py [--rounds 20] [--limit 10]
+           [--threads 1 2 8 64 256] [--movetime 100] [--engine PATH]
 """
 import argparse
 import os
@@ -21,14 +29,10 @@ POSITIONS = [
 ]
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=20)
-    ap.add_argument("--limit", type=float, default=10.0)
-    args = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
-    engine = subprocess.Popen([os.path.join(ROOT, "target", "release", "chariot")],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+def measure(exe, threads, rounds, movetime):
+    """Stop latencies and movetime answers (ms) of one engine process."""
+    engine = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
     def send(line):
         engine.stdin.write(line + "\n")
@@ -46,10 +50,17 @@ def main():
     # Books off: from a book position, `go infinite` would hold a book move
     # rather than search, and this measures stopping a search.
     send("setoption usebook false")
+    if threads is not None:
+        send(f"setoption threads {threads}")
     wait_for("ucciok")
-    latencies = []
-    for r in range(args.rounds):
+    latencies, answers = [], []
+    for r in range(rounds):
         send(POSITIONS[r % len(POSITIONS)])
+        if movetime:
+            t0 = time.perf_counter()
+            send(f"go movetime {movetime}")
+            wait_for("bestmove")
+            answers.append((time.perf_counter() - t0) * 1000)
         send("go infinite")
         time.sleep(0.3)
         t0 = time.perf_counter()
@@ -57,10 +68,34 @@ def main():
         wait_for("bestmove")
         latencies.append((time.perf_counter() - t0) * 1000)
     send("quit")
-    engine.wait(timeout=10)
-    worst = max(latencies)
-    print(f"stop -> bestmove over {len(latencies)} searches: median "
-          f"{statistics.median(latencies):.2f} ms, worst {worst:.2f} ms")
+    engine.wait(timeout=30)
+    return latencies, answers
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--limit", type=float, default=10.0)
+    ap.add_argument("--threads", type=int, nargs="+")
+    ap.add_argument("--movetime", type=int, default=100)
+    ap.add_argument("--engine", help="this binary, not this tree's release build")
+    args = ap.parse_args()
+    exe = args.engine
+    if exe is None:
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+        exe = os.path.join(ROOT, "target", "release", "chariot")
+    worst = 0.0
+    for threads in args.threads or [None]:
+        movetime = args.movetime if args.threads else 0
+        latencies, answers = measure(exe, threads, args.rounds, movetime)
+        worst = max(worst, max(latencies))
+        label = f"threads {threads}: " if threads is not None else ""
+        print(f"{label}stop -> bestmove over {len(latencies)} searches: median "
+              f"{statistics.median(latencies):.2f} ms, worst {max(latencies):.2f} ms", end="")
+        if answers:
+            print(f"; go movetime {movetime} -> bestmove: first {answers[0]:.0f} ms, "
+                  f"median {statistics.median(answers):.0f} ms, worst {max(answers):.0f} ms", end="")
+        print()
     sys.exit(0 if worst <= args.limit else 1)
 
 
