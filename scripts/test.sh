@@ -18,11 +18,15 @@ cargo fmt --all --check
 
 # cargo-deny from crates.io when missing: ~4 CPU-minutes to build, once per
 # machine (cargo keeps it in ~/.cargo/bin). `--offline`: no advisory
-# database is fetched (deny.toml says why advisories are not checked).
+# database is fetched (deny.toml says why advisories are not checked). It
+# reads the metadata of every platform's dependencies, so `cargo fetch`
+# (all targets, as the lock file pins them) first: a fresh machine's
+# registry holds none of them, and a build fetches only the host's.
 step "cargo deny --offline --workspace check licenses bans (deny.toml)"
 if ! cargo deny --version >/dev/null 2>&1; then
     cargo install --quiet --locked cargo-deny
 fi
+cargo fetch --locked --quiet
 cargo deny --offline --workspace check licenses bans
 
 step "cargo clippy --workspace --all-targets -- -D warnings"
