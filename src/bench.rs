@@ -12,6 +12,8 @@ use xiangqi::position::Position;
 
 /// Depth of `bench` when none is given.
 pub const DEFAULT_DEPTH: u32 = 11;
+/// Deepest bench accepted, from the command line and the protocol.
+pub const MAX_DEPTH: u32 = 30;
 /// Table size of `bench`, in megabytes.
 pub const HASH_MB: usize = 16;
 

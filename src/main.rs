@@ -8,9 +8,6 @@ use std::sync::atomic::AtomicBool;
 use xiangqi::perft::PerftReport;
 use xiangqi::Position;
 
-/// Deepest bench accepted.
-const MAX_BENCH_DEPTH: u32 = 30;
-
 /// A xiangqi (Chinese chess) engine for UCCI and UCI GUIs.
 ///
 /// With no command, Chariot serves a GUI on stdin/stdout: send `ucci` or
@@ -38,7 +35,7 @@ enum Command {
     /// signature (the `Bench:` line of commits).
     Bench {
         /// Search depth for each bench position.
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_DEPTH as i64),
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=chariot::bench::MAX_DEPTH as i64),
               default_value_t = chariot::bench::DEFAULT_DEPTH)]
         depth: u32,
         /// The evaluation: `<built-in>`, `<classical>` or a net file.

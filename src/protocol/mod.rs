@@ -53,9 +53,6 @@ pub enum Event {
     Engine(engine::Event),
 }
 
-/// Largest `bench` depth accepted.
-const MAX_BENCH_DEPTH: u32 = 30;
-
 /// An input line waiting for the engine to be idle.
 enum Queued {
     Line(String),
@@ -333,7 +330,13 @@ impl Controller {
             Command::Bench(depth) => {
                 let mut notes = Vec::new();
                 let depth = depth.map_or(crate::bench::DEFAULT_DEPTH, |d| {
-                    fit_whole(&mut notes, "bench depth", d, 1, MAX_BENCH_DEPTH as u64) as u32
+                    fit_whole(
+                        &mut notes,
+                        "bench depth",
+                        d,
+                        1,
+                        crate::bench::MAX_DEPTH as u64,
+                    ) as u32
                 });
                 for n in notes {
                     self.warn(&n);
