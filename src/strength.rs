@@ -33,7 +33,7 @@
 //! against the fairy-stockfish settings of a fixed pool nearest it,
 //! `scripts/levels/levels_table.py` fits their ratings, and
 //! `scripts/levels/blunder_share.py` measures how often each level's moves lose
-//! 300 cp or more (docs/PROTOCOL.md, "Strength levels").
+//! 300 cp or more (docs/FIGURES.md, "Blunders of the levels").
 
 /// The weakest and strongest levels, in Elo: the first and last rows of
 /// the table.
@@ -60,10 +60,11 @@ struct Anchor {
 /// interpolated. Each row's Elo is what it measured in games, on the
 /// scale of fairy-stockfish 11.1 at `UCI_LimitStrength` with `UCI_Elo`
 /// 1350, held at 1350, against a pool of fairy-stockfish settings, with
-/// the seventh-generation net: every row within ±75 (docs/PROTOCOL.md,
-/// "Recalibrated for the seventh net"). A budget below about 300 nodes
-/// lets no second iteration finish, so up to 1260 the margin and the
-/// temperature alone set the strength.
+/// the seventh-generation net: every row within ±75 (docs/FIGURES.md,
+/// "Strength levels"; how the rows were set:
+/// docs/history/calibration.md#recalibrated-for-the-seventh-net). A budget
+/// below about 300 nodes lets no second iteration finish, so up to 1260
+/// the margin and the temperature alone set the strength.
 /// What each row plays like:
 #[rustfmt::skip]
 const LEVELS: [Anchor; 11] = [

@@ -136,7 +136,7 @@ fn each_pruning_level_cuts_less_than_the_next_and_all_find_the_mate() {
     // full-width search at its exact depth (5 plies), by the selective
     // ones by depth 24, where their cuts no longer hide it. How deep they
     // need depends on the net, the ordering and the pruning; its history
-    // is in docs/SEARCH.md.
+    // is in docs/history/search.md, "The depth that finds the mate in 3".
     let pos = play(MATE_IN_3, "");
     for (name, cuts) in levels() {
         let depth = if cuts == Selectivity::NONE { 5 } else { 24 };

@@ -1,9 +1,10 @@
 //! Evaluation weights as (middlegame, endgame) pairs in centipawns (100 is
 //! about a horse), in the order of `layout`. Written by `chariot tune fit`:
-//! 1051095 positions of /work/data/combined.txt, 400 epochs at rate 1; K = 1.0816, error 0.100399 -> 0.094030
+//! 1051095 positions of combined.txt, 400 epochs at rate 1; K = 1.0816, error 0.100399 -> 0.094030
 //! (second round, from the first round's weights: combined.txt is the first
 //! round's 3,000 games followed by 6,000 games of commit 0d9656b, `tune gen
-//! --games 6000 --nodes 4000 --seed 2`; see docs/EVALUATION.md)
+//! --games 6000 --nodes 4000 --seed 2`; see docs/history/classical.md,
+//! "The tuned evaluation's two rounds")
 
 use super::layout;
 use super::Score;
