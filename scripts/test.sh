@@ -38,6 +38,7 @@ cargo clippy --quiet --workspace --all-targets -- -D warnings
 # (about 15 s); a machine that cannot reach rustup's server says so and
 # keeps only clippy's check.
 msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
+[ -n "$msrv" ] || { echo "test.sh: no rust-version in Cargo.toml" >&2; exit 1; }
 step "cargo +$msrv check --workspace --all-targets (the declared minimum Rust)"
 if rustup toolchain install "$msrv" --profile minimal --no-self-update >/dev/null 2>&1; then
     cargo +"$msrv" check --quiet --workspace --all-targets --locked
