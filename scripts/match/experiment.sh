@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Plays, or resumes, the match of an experiment kept in the repository
+# (experiments/NAME/, CONTRIBUTING.md says when): its BASE (a commit) and
+# candidate.patch (`git format-patch` of the change on BASE).
+#
+# Usage: scripts/match/experiment.sh experiments/NAME [chariot-match arguments]
+#
+# Builds the engine of BASE and of BASE with the patch applied, from
+# `git archive`, into experiments/NAME/bin/ (ignored; built again on a new
+# machine, checked against the bench signature of each build), then runs
+# the referee (scripts/match/referee.sh) in that folder: the candidate,
+# named NAME, against BASE, named base, books off, two games at once, the
+# wide suite of openings, results kept in experiments/NAME/results. The
+# arguments given (the clock, --games, --seed, --sprt ...) follow. Run again
+# with the same arguments, it plays only the games that are missing. Commit
+# the results file while it runs.
+set -euo pipefail
+dir=$(cd "${1:?usage: scripts/match/experiment.sh experiments/NAME [chariot-match arguments]}" && pwd)
+shift
+name=$(basename "$dir")
+repo=$(git -C "$dir" rev-parse --show-toplevel)
+base=$(git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/BASE")^{commit}")
+target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target
+
+# build NAME [PATCH]: the engine of BASE (with PATCH applied) as bin/NAME.
+build() {
+    [ -x "$dir/bin/$1" ] && return
+    local src
+    src=$(mktemp -d "${TMPDIR:-/tmp}/chariot-exp.XXXXXX")
+    git -C "$repo" archive "$base" | tar -x -C "$src"
+    if [ -n "${2:-}" ]; then
+        (cd "$src" && git apply "$2")
+    fi
+    echo "$name: building $1" >&2
+    cargo build --release --quiet --locked --manifest-path "$src/Cargo.toml" \
+        -p chariot --target-dir "$target"
+    mkdir -p "$dir/bin"
+    cp "$target/release/chariot" "$dir/bin/$1"
+    rm -rf "$src"
+}
+build base
+build candidate "$dir/candidate.patch"
+for b in base candidate; do
+    echo "$name: $b: $("$dir/bin/$b" bench 2>&1 | grep 'Nodes searched')" >&2
+done
+runner=$("$repo/scripts/match/referee.sh")
+cd "$dir"
+exec "$runner" \
+    --engine cmd=./bin/candidate "name=$name" \
+    --engine cmd=./bin/base name=base \
+    --each option.usebook=false -j 2 \
+    --openings "$repo/crates/chariot-match/openings/wide-4000.txt" \
+    --shuffle --results results "$@"
