@@ -636,6 +636,122 @@ fn banmoves_exclude_the_best_move() {
     assert!(["e0f0", "e1e2"].contains(&m.to_string().as_str()), "{best}");
 }
 
+/// One legal move (the king's, e0f0), in a game position.
+const FORCED: &str = "1R1a5/9/b3k4/4C4/1R2P1p2/2P3p2/9/9/r8/4KrB2 w - - 0 89";
+
+/// The deepest `info depth` among `lines`.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info depth "))
+        .filter_map(|l| l.split(' ').next()?.parse().ok())
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_forced_move_on_the_clock_is_answered_after_one_iteration() {
+    assert_eq!(setup(Some(FORCED), &[]).legal_moves().len(), 1);
+    let mut e = Engine::ucci();
+    e.send("setoption ponder true");
+    // On a long clock, and pondering (answered at ponderhit).
+    for (go, hit) in [
+        ("go time 60000 increment 1000", false),
+        ("go ponder time 60000 increment 1000", true),
+    ] {
+        e.send(&format!("position fen {FORCED}"));
+        e.send(go);
+        if hit {
+            e.alive();
+            e.send("ponderhit");
+        }
+        let (best, lines) = e.bestmove();
+        assert!(best.starts_with("bestmove e0f0"), "{go}: {best}");
+        assert_eq!(deepest(&lines), 1, "{go}: {lines:?}");
+    }
+    // The same where banmoves leaves one move of the start position's 44.
+    e.send("position startpos");
+    let others: Vec<String> = Position::startpos()
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .filter(|m| m != "h2e2")
+        .collect();
+    e.send(&format!("banmoves {}", others.join(" ")));
+    e.send("go time 60000 increment 1000");
+    let (best, lines) = e.bestmove();
+    assert!(best.starts_with("bestmove h2e2"), "{best}");
+    assert_eq!(deepest(&lines), 1, "{lines:?}");
+    // A depth asked is searched.
+    e.send(&format!("position fen {FORCED}"));
+    e.send("go depth 4 time 60000 increment 1000");
+    let (best, lines) = e.bestmove();
+    assert!(best.starts_with("bestmove e0f0"), "{best}");
+    assert_eq!(deepest(&lines), 4, "{lines:?}");
+    // UCI's clock too.
+    let mut u = Engine::uci();
+    u.send(&format!("position fen {FORCED}"));
+    u.send("go wtime 60000 btime 60000 winc 1000 binc 1000");
+    let (best, lines) = u.bestmove();
+    assert!(best.starts_with("bestmove e0f0"), "{best}");
+    assert_eq!(deepest(&lines), 1, "{lines:?}");
+}
+
+#[test]
+fn a_stopped_iteration_plays_its_best_move() {
+    // Node limits stop iterations part-way, the same way each time: where
+    // the last line is a lower bound a ply deeper than the last complete
+    // iteration, its move is the one played. (UCI: UCCI shows no bounds.)
+    let mut e = Engine::uci();
+    let mut unfinished = 0;
+    for nodes in (0..12).map(|i| 30_000 + 17_011 * i) {
+        e.send("position startpos moves h2e2 h9g7");
+        e.send(&format!("go nodes {nodes}"));
+        let (best, lines) = e.bestmove();
+        let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+        let (Some(last), Some(complete)) = (
+            infos.last(),
+            infos.iter().rev().find(|l| !l.contains("bound ")),
+        ) else {
+            panic!("no line with a pv: {lines:?}");
+        };
+        let first_of = |l: &str| l.split(" pv ").nth(1)?.split(' ').next().map(str::to_owned);
+        let played = best.split(' ').nth(1).map(str::to_owned);
+        if last.contains(" lowerbound ") {
+            unfinished += 1;
+            assert_eq!(
+                deepest(&[last.to_string()]),
+                deepest(&[complete.to_string()]) + 1
+            );
+            assert_eq!(played, first_of(last), "{nodes}: {lines:?}");
+        } else {
+            assert_eq!(played, first_of(complete), "{nodes}: {lines:?}");
+        }
+    }
+    assert!(
+        unfinished >= 3,
+        "{unfinished} of 12 searches stopped part-way"
+    );
+}
+
+#[test]
+fn movetime_is_spent_whole() {
+    // Less the move overhead (30 ms by default), and never stopped between
+    // iterations: the answer comes no sooner than that (a slow machine only
+    // answers later).
+    let mut e = Engine::ucci();
+    e.send("position startpos moves h2e2");
+    let start = Instant::now();
+    e.send("go movetime 600");
+    let (best, _) = e.bestmove();
+    assert_legal(&best, &setup(None, &["h2e2"]));
+    assert!(
+        start.elapsed() >= Duration::from_millis(570),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
 #[test]
 fn no_move_answers() {
     let mut e = Engine::ucci();

@@ -14,6 +14,9 @@ pub(super) struct RootResult {
     pub pv: Vec<Move>,
     /// Every root move searched, with its score (exact within the margin).
     pub scored: Vec<(Move, i32)>,
+    /// The search was stopped before every move was searched: `score` is a
+    /// lower bound, and `pv` the best line of the moves searched.
+    pub unfinished: bool,
 }
 
 impl Searcher<'_> {
@@ -61,6 +64,8 @@ impl Searcher<'_> {
     /// Returns the best score and PV, and the score of every root move
     /// searched; with a `margin`, moves are searched with a window wide enough
     /// (down to `best - margin`) for their scores to be exact within it.
+    /// Stopped, it returns `None`, or with `keep_unfinished` the moves
+    /// searched so far when one of them raised alpha (an unfinished result).
     pub(super) fn search_root(
         &mut self,
         moves: &[Move],
@@ -68,7 +73,9 @@ impl Searcher<'_> {
         mut alpha: i32,
         beta: i32,
         margin: i32,
+        keep_unfinished: bool,
     ) -> Option<RootResult> {
+        let alpha_at_entry = alpha;
         let in_check = self.pos.in_check();
         self.root_depth = depth;
         if !self.enter(0, in_check) {
@@ -94,7 +101,12 @@ impl Searcher<'_> {
             };
             self.pos.unmake_move();
             if self.stopped {
-                return None;
+                return (keep_unfinished && best > alpha_at_entry).then_some(RootResult {
+                    score: best,
+                    pv: best_pv,
+                    scored,
+                    unfinished: true,
+                });
             }
             scored.push((m, score));
             if score > best {
@@ -113,6 +125,7 @@ impl Searcher<'_> {
             score: best,
             pv: best_pv,
             scored,
+            unfinished: false,
         })
     }
 }
@@ -123,6 +136,10 @@ pub(super) struct Plan<'j> {
     pub max_depth: u32,
     pub multipv: usize,
     pub time: limits::TimePlan,
+    /// Whether a stopped iteration's best move is played once one root move
+    /// has been searched (the main thread's, unless the move is drawn among
+    /// near-best ones or a strength level's node budget binds).
+    pub use_unfinished: bool,
 }
 
 /// Iterative deepening in one thread. The main thread reports through
@@ -150,24 +167,27 @@ pub(super) fn iterate(
         let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
         let mut remaining = root_order.clone();
         let mut scored_all = Vec::new();
+        let mut lines_bound = None;
         for line in 0..plan.multipv {
             // Later lines exclude the moves of earlier ones.
             let found = if line == 0 {
-                aspiration(
-                    s,
-                    &remaining,
-                    depth as i32,
-                    prev_score,
-                    job.choice.margin(),
-                    report,
-                    depth,
-                )
+                aspiration(s, &remaining, depth as i32, prev_score, plan, report, depth)
             } else {
-                s.search_root(&remaining, depth as i32, -INFINITY, INFINITY, 0)
+                // An unfinished later line is dropped.
+                s.search_root(&remaining, depth as i32, -INFINITY, INFINITY, 0, false)
             };
-            let Some(RootResult { score, pv, scored }) = found else {
+            let Some(RootResult {
+                score,
+                pv,
+                scored,
+                unfinished,
+            }) = found
+            else {
                 break;
             };
+            if unfinished {
+                lines_bound = Some(Bound::Lower);
+            }
             if line == 0 {
                 scored_all = scored;
             }
@@ -175,7 +195,7 @@ pub(super) fn iterate(
                 remaining.retain(|&m| m != first);
             }
             lines.push((score, pv));
-            if remaining.is_empty() {
+            if unfinished || remaining.is_empty() {
                 break;
             }
         }
@@ -191,13 +211,23 @@ pub(super) fn iterate(
                     seldepth: s.seldepth.max(depth as usize) as u32,
                     multipv: i + 1,
                     score: *score,
-                    bound: None,
+                    bound: if i == 0 { lines_bound } else { None },
                     nodes: s.total(),
                     time_ms,
                     hashfull: s.tt.hashfull(),
                     pv: pv.clone(),
                 });
             }
+        }
+        if lines_bound.is_some() {
+            // An unfinished iteration: its best move, which the searched
+            // moves' scores prefer, is played, and the score and depth
+            // stay the last complete iteration's.
+            if let Some((_, pv)) = lines.first() {
+                outcome.best = pv.first().copied().or(outcome.best);
+                outcome.ponder = pv.get(1).copied();
+            }
+            break;
         }
         if let Some((score, pv)) = lines.first() {
             let best = pv.first().copied();
@@ -259,22 +289,42 @@ fn aspiration(
     moves: &[Move],
     depth: i32,
     prev: Option<i32>,
-    margin: i32,
+    plan: &Plan,
     report: &mut dyn FnMut(Info),
     iteration: u32,
 ) -> Option<RootResult> {
+    let margin = plan.job.choice.margin();
+    let keep = plan.use_unfinished;
     let use_window =
         depth >= aspiration_min_depth() && margin == 0 && prev.is_some_and(|p| p.abs() < RULE_WIN);
     let Some(center) = prev.filter(|_| use_window) else {
-        return s.search_root(moves, depth, -INFINITY, INFINITY, margin);
+        return s.search_root(moves, depth, -INFINITY, INFINITY, margin, keep);
     };
     let mut delta = aspiration_delta();
     let (mut alpha, mut beta) = (center - delta, center + delta);
+    // The last pass that failed high since the last fail low: its move is
+    // better than the window, which a stopped re-search may not yet show.
+    let mut high: Option<RootResult> = None;
     loop {
-        let r = s.search_root(moves, depth, alpha, beta, 0)?;
+        let Some(r) = s.search_root(moves, depth, alpha, beta, 0, keep) else {
+            return high.map(|h| RootResult {
+                unfinished: true,
+                ..h
+            });
+        };
+        if r.unfinished {
+            return match high {
+                Some(h) if h.score > r.score => Some(RootResult {
+                    unfinished: true,
+                    ..h
+                }),
+                _ => Some(r),
+            };
+        }
         let bound = if r.score <= alpha {
             beta = (alpha + beta) / 2;
             alpha = (r.score - delta).max(-INFINITY);
+            high = None;
             Bound::Upper
         } else if r.score >= beta {
             beta = (r.score + delta).min(INFINITY);
@@ -294,6 +344,9 @@ fn aspiration(
                 hashfull: s.tt.hashfull(),
                 pv: r.pv.clone(),
             });
+        }
+        if bound == Bound::Lower && keep {
+            high = Some(r);
         }
         delta += delta / 2 + aspiration_growth();
         if delta > aspiration_max_delta() {
@@ -319,7 +372,16 @@ fn should_stop(
             return true;
         }
     }
-    if limits.infinite || s.shared.ponder.load(Ordering::Relaxed) {
+    if limits.infinite {
+        return false;
+    }
+    // A single move on the clock is answered at once, or at `ponderhit`
+    // when pondering (a depth, node count or move time asked is searched).
+    let only_move = plan.job.root_moves.len() == 1;
+    if only_move && limits.clock.is_some() && limits.depth.is_none() && limits.nodes.is_none() {
+        return true;
+    }
+    if s.shared.ponder.load(Ordering::Relaxed) {
         return false;
     }
     // A mate needs no deeper search once the search is deep enough to have

@@ -78,10 +78,11 @@ pub fn plan(limits: &Limits, overhead: u64) -> TimePlan {
         return TimePlan::default();
     }
     if let Some(t) = limits.movetime_ms {
-        let t = t.saturating_sub(overhead).max(1);
+        // The whole move time is used: no soft limit ends it early, and
+        // the iteration under way when it runs out gives its best move.
         return TimePlan {
-            soft_ms: Some(t),
-            hard_ms: Some(t),
+            soft_ms: None,
+            hard_ms: Some(t.saturating_sub(overhead).max(1)),
         };
     }
     let Some(clock) = limits.clock else {

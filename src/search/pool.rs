@@ -128,6 +128,7 @@ fn help(task: &Task, heuristics: &mut Heuristics, id: usize) -> Outcome {
         max_depth: task.max_depth,
         multipv: 1,
         time: task.time,
+        use_unfinished: false,
     };
     // Helpers stop on `halt` alone: the protocol's flags are the main
     // thread's to read.

@@ -60,6 +60,7 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
         max_depth,
         multipv: job.multipv.clamp(1, job.root_moves.len()),
         time,
+        use_unfinished: job.node_budget.is_none() && job.choice.margin() == 0,
     };
     let main_h = &mut heuristics[0];
     let ((mut outcome, last_scored), _helpers) = tables.pool.run(tasks, &halt, || {
@@ -169,6 +170,92 @@ mod tests {
             assert!(o.best.is_some() && o.depth >= depth, "{o:?}");
         }
         assert_eq!(tables.helpers_started(), useful_threads().min(2) - 1);
+    }
+
+    /// A one-thread search of `pos` to `limits` with the classical
+    /// evaluation, and the lines it reported.
+    fn search_to(pos: &Position, limits: super::super::Limits) -> (Outcome, Vec<Info>) {
+        let job = Job::new(
+            pos.clone(),
+            pos.legal_moves().iter().copied().collect(),
+            limits,
+            Arc::new(super::super::Tables::new(1)),
+            None,
+        );
+        let mut infos = Vec::new();
+        let o = search(job, &Shared::default(), Instant::now(), &mut |i| {
+            infos.push(i)
+        });
+        (o, infos)
+    }
+
+    #[test]
+    fn a_single_legal_move_on_the_clock_is_answered_after_one_iteration() {
+        // The king's only move: either advisor's would leave the kings
+        // facing each other, or is blocked by the other.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1").expect("test FEN");
+        assert_eq!(pos.legal_moves().len(), 1);
+        let only = pos.parse_move("e0f0").expect("legal");
+        let clock = Some(super::super::Clock {
+            time_ms: 60_000,
+            ..Default::default()
+        });
+        let limits = super::super::Limits {
+            clock,
+            ..Default::default()
+        };
+        let (o, _) = search_to(&pos, limits);
+        assert_eq!((o.best, o.depth), (Some(only), 1));
+        // A depth asked is still reached, with or without a clock.
+        for clock in [None, clock] {
+            let limits = super::super::Limits {
+                depth: Some(5),
+                clock,
+                ..Default::default()
+            };
+            let (o, _) = search_to(&pos, limits);
+            assert_eq!((o.best, o.depth), (Some(only), 5), "{clock:?}");
+        }
+    }
+
+    #[test]
+    fn a_stopped_iteration_plays_its_best_move_once_one_is_searched() {
+        // Two openings where deeper iterations keep changing their minds.
+        let mut positions = vec![Position::startpos()];
+        let mut pos = Position::startpos();
+        for m in ["c3c4", "g6g5"] {
+            let m = pos.parse_move(m).expect("legal");
+            pos.make_move(m);
+        }
+        positions.push(pos);
+        let (mut unfinished, mut changed) = (0, 0);
+        for (pos, i) in positions.iter().flat_map(|p| (0..40).map(move |i| (p, i))) {
+            let limits = super::super::Limits {
+                nodes: Some(5000 + 9973 * i),
+                ..Default::default()
+            };
+            let (o, infos) = search_to(pos, limits);
+            // The last complete iteration's line, then at most the stopped
+            // one's, a lower bound a ply deeper.
+            let complete = infos
+                .iter()
+                .rev()
+                .find(|i| i.bound.is_none())
+                .expect("a complete iteration");
+            assert_eq!(complete.depth, o.depth, "{i}");
+            let Some(last) = infos.last().filter(|i| i.bound.is_some()) else {
+                assert_eq!(o.best, complete.pv.first().copied(), "{i}");
+                continue;
+            };
+            assert_eq!(last.bound, Some(super::super::Bound::Lower), "{i}");
+            assert_eq!(last.depth, o.depth + 1, "{i}");
+            assert_eq!(o.best, last.pv.first().copied(), "{i}");
+            assert_eq!(o.score, complete.score, "{i}");
+            unfinished += 1;
+            changed += usize::from(o.best != complete.pv.first().copied());
+        }
+        assert!(unfinished >= 30, "{unfinished} of 80 searches");
+        assert!(changed >= 8, "{changed} of {unfinished} changed the move");
     }
 
     #[test]
