@@ -10,8 +10,11 @@ cd "$(dirname "$0")/.."
 # Each step's heading gives the seconds since the start, to see where CI's time goes.
 step() { printf '\n=== %s (at %d s)\n' "$*" "$SECONDS"; }
 
-step "oracles (fairy-stockfish, pyffish, cchess)"
-scripts/oracles/setup_oracles.sh
+# Debian's packages need root (or sudo); PyPI's go into a virtual
+# environment whose python3 the scripts then run under.
+step "oracles (fairy-stockfish, xboard, uci2wb, xvfb; pyffish and cchess in a venv)"
+venv_bin=$(scripts/oracles/setup_oracles.sh)
+export PATH="$venv_bin:$PATH"
 
 step "cargo fmt --all --check"
 cargo fmt --all --check
@@ -107,6 +110,9 @@ scripts/ci/compat_cchess.py --protocol uci
 
 step "a complete clocked game against fairy-stockfish (UCCI), every move checked"
 scripts/ci/game_vs_fsf.py
+
+step "a whole game in XBoard through uci2wb, UCCI against UCI: every option arrives at its default"
+scripts/ci/xboard_game.py
 
 step "scripts/match/idle.sh: a job that takes only what a timed match leaves"
 scripts/match/idle_test.sh

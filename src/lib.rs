@@ -23,7 +23,7 @@ pub mod wdl;
 pub use xiangqi;
 
 /// The version and the built-in net's id, as `chariot --version` says it:
-/// `1.0.0 (net d738824c3562)`. The id is the hash of the net compiled in
+/// `1.1.0-dev (net d738824c3562)`. The id is the hash of the net compiled in
 /// ([`eval::nets::builtin_net`]), the same that names its file under
 /// `nets/`; a build that cannot read that net (another hidden-layer
 /// width) says `no built-in net`.
@@ -39,7 +39,7 @@ pub fn version() -> &'static str {
 }
 
 /// The engine's name and [`version`], as `id name` and the terminal
-/// greeting say it: `Chariot 1.0.0 (net d738824c3562)`.
+/// greeting say it: `Chariot 1.1.0-dev (net d738824c3562)`.
 pub fn engine_name() -> &'static str {
     static NAME: LazyLock<String> = LazyLock::new(|| format!("Chariot {}", version()));
     &NAME

@@ -228,8 +228,8 @@ fn nothing_before_the_handshake_then_ucci_at_once() {
     for option in [
         "option promotion type check default false",
         "option idle type combo default none var none var small var medium var large",
-        "option pruning type combo default large var none var small var medium var large",
-        "option knowledge type combo default large var none var small var medium var large",
+        "option pruning type combo default large var large var none var small var medium",
+        "option knowledge type combo default large var large var none var small var medium",
         "option usebook type check default true",
         "option bestbookmove type check default false",
         "option bookfiles type string default <empty>",

@@ -1,20 +1,46 @@
 #!/usr/bin/env bash
 # Installs the independent oracles and clients the test suite talks to, when
-# they are missing: Debian's fairy-stockfish, PyPI's pyffish and cchess.
+# they are missing, and prints the folder to put first on PATH:
+#   - Debian's fairy-stockfish, and xboard, uci2wb and xvfb (a game in
+#     XBoard through uci2wb, scripts/ci/xboard_game.py), with apt-get as
+#     root or through sudo;
+#   - PyPI's pyffish and cchess, in a virtual environment of their own
+#     ($CHARIOT_VENV, or ~/.cache/chariot/venv), never in the system's
+#     Python (Debian 12 refuses `pip install` there). Its bin/ is printed:
+#     `export PATH="$(scripts/oracles/setup_oracles.sh):$PATH"` makes the
+#     scripts' `python3` that one.
 set -euo pipefail
 
-have_fsf() { command -v fairy-stockfish >/dev/null 2>&1 || [ -x /usr/games/fairy-stockfish ]; }
-
-if ! have_fsf; then
-    if [ "$(id -u)" = 0 ]; then
-        apt-get update -qq && apt-get install -y -qq fairy-stockfish >/dev/null
-    elif command -v sudo >/dev/null 2>&1; then
-        sudo apt-get update -qq && sudo apt-get install -y -qq fairy-stockfish >/dev/null
-    else
-        echo "setup_oracles: please install Debian's fairy-stockfish (apt-get install fairy-stockfish)" >&2
-        exit 1
+# apt_install PACKAGE...: as root, through sudo, or a line saying what to run.
+apt_install() {
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "setup_oracles: please install Debian's $* (apt-get install $*)" >&2
+            exit 1
+        fi
+        sudo=(sudo)
     fi
+    echo "setup_oracles: apt-get install $*" >&2
+    "${sudo[@]}" apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
+}
+
+missing=()
+[ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 ||
+    missing+=(fairy-stockfish)
+[ -x /usr/games/xboard ] || missing+=(xboard)
+[ -x /usr/games/uci2wb ] || missing+=(uci2wb)
+command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    apt_install "${missing[@]}"
 fi
-if ! python3 -c 'import pyffish, cchess' >/dev/null 2>&1; then
-    python3 -m pip install --quiet --disable-pip-version-check pyffish cchess
+
+venv=${CHARIOT_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/chariot/venv}
+if ! "$venv/bin/python3" -c 'import pyffish, cchess' >/dev/null 2>&1; then
+    echo "setup_oracles: pyffish and cchess into $venv" >&2
+    python3 -m venv "$venv" >&2
+    "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check pyffish cchess >&2
 fi
+echo "$venv/bin"

@@ -350,7 +350,12 @@ impl Options {
                     }
                 },
                 Kind::Combo(names) => {
-                    let vars: Vec<String> = names.iter().map(|n| format!("var {n}")).collect();
+                    // The default first: GUIs that mark no default (XBoard
+                    // through uci2wb) send the first entry back.
+                    let vars: Vec<String> = std::iter::once(default.as_str())
+                        .chain(names.iter().copied().filter(|n| *n != default))
+                        .map(|n| format!("var {n}"))
+                        .collect();
                     format!("type combo default {default} {}", vars.join(" "))
                 }
                 Kind::Button => "type button".to_string(),
@@ -845,11 +850,24 @@ mod tests {
         for line in [
             "option promotion type check default false",
             "option idle type combo default none var none var small var medium var large",
-            "option pruning type combo default large var none var small var medium var large",
-            "option knowledge type combo default large var none var small var medium var large",
+            "option pruning type combo default large var large var none var small var medium",
+            "option knowledge type combo default large var large var none var small var medium",
             "option randomness type combo default none var none var tiny var small var medium var large var huge",
         ] {
             assert!(ucci.iter().any(|l| l == line), "{line} in {ucci:?}");
+        }
+        // Each combo lists its default first, whatever the value set.
+        let mut low = Options::default();
+        assert_eq!(set(&mut low, "pruning small"), Ok(Effect::Set));
+        assert!(low.handshake(Dialect::Ucci).contains(
+            &"option pruning type combo default small var small var none var medium var large"
+                .to_string()
+        ));
+        for line in ucci.iter().chain(&o.handshake(Dialect::Uci)) {
+            if let Some((_, rest)) = line.split_once(" type combo default ") {
+                let words: Vec<&str> = rest.split(' ').collect();
+                assert_eq!(words.get(1..3), Some(&["var", words[0]][..]), "{line}");
+            }
         }
         assert!(ucci.contains(&"option showwdl type check default false".to_string()));
         let uci = o.handshake(Dialect::Uci);
