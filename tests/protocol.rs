@@ -667,7 +667,11 @@ fn a_forced_move_on_the_clock_is_answered_after_one_iteration() {
         }
         let (best, lines) = e.bestmove();
         assert!(best.starts_with("bestmove e0f0"), "{go}: {best}");
-        assert_eq!(deepest(&lines), 1, "{go}: {lines:?}");
+        // Pondering searches on until `ponderhit` comes, however long
+        // that takes: the depth is asserted on the clock alone.
+        if !hit {
+            assert_eq!(deepest(&lines), 1, "{go}: {lines:?}");
+        }
     }
     // The same where banmoves leaves one move of the start position's 44.
     e.send("position startpos");
