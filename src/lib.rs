@@ -13,6 +13,7 @@ pub mod bench;
 pub mod book;
 pub mod engine;
 pub mod eval;
+pub mod gui_text;
 pub mod protocol;
 pub mod search;
 pub mod settings;

@@ -1173,6 +1173,50 @@ const ELEPHANTEYE_START_MOVES: [&str; 16] = [
     "b0a2", "h0i2", "h2c2", "b2g2",
 ];
 
+/// A Chinese Windows GUI names a book in a folder called 象棋 in GBK bytes;
+/// on Linux the folder's name is those bytes. The book loads, and a file
+/// that is not there is named in the error, in readable text.
+#[cfg(unix)]
+#[test]
+fn a_book_in_a_folder_named_in_gbk_loads() {
+    use std::os::unix::ffi::OsStrExt;
+    const XIANGQI_GBK: &[u8] = &[0xcf, 0xf3, 0xc6, 0xe5];
+    let dir = std::env::temp_dir().join(format!("chariot-gbk-book-{}", std::process::id()));
+    let folder = dir.join(std::ffi::OsStr::from_bytes(XIANGQI_GBK));
+    std::fs::create_dir_all(&folder).expect("a temporary folder");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/books/chariot.dat");
+    std::fs::copy(book, folder.join("book.dat")).expect("the book copied");
+    let mut e = Engine::ucci_with_book();
+    e.send("setoption debug true");
+    let in_folder = |file: &str| {
+        let mut path = format!("{}/", dir.display()).into_bytes();
+        path.extend_from_slice(XIANGQI_GBK);
+        path.extend_from_slice(format!("/{file}").as_bytes());
+        path
+    };
+    let line = [
+        &b"setoption bookfiles "[..],
+        &in_folder("book.dat"),
+        b";",
+        &in_folder("none.dat"),
+        b"\n",
+    ]
+    .concat();
+    e.send_bytes(&line);
+    e.alive();
+    assert!(
+        e.stderr_has("象棋/book.dat': "),
+        "{}",
+        e.stderr.lock().expect("lock")
+    );
+    assert!(e.stderr_has("象棋/none.dat' not loaded: the file does not exist"));
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove();
+    assert!(lines.iter().any(|l| l.contains("book move")), "{lines:?}");
+    std::fs::remove_dir_all(&dir).expect("cleaned up");
+}
+
 #[test]
 fn elephanteyes_book_answers_at_once() {
     let Some(book) = elephanteye_book("elephanteyes_book_answers_at_once") else {

@@ -63,7 +63,8 @@ impl Evaluation {
     /// The net in the file at `path`. Reads at most one byte more than a
     /// net file has, so that a device or a huge file is refused at once.
     pub fn from_file(path: &str) -> Result<Evaluation, String> {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+        let file = std::fs::File::open(crate::gui_text::on_disk(path))
+            .map_err(|e| format!("cannot read it: {e}"))?;
         let mut bytes = Vec::with_capacity(MAX_FILE_LEN + 1);
         file.take(MAX_FILE_LEN as u64 + 1)
             .read_to_end(&mut bytes)

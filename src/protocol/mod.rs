@@ -794,7 +794,8 @@ fn shown_path(path: &str) -> String {
 fn read_book_file(path: &str) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let max = crate::book::MAX_BOOK_BYTES;
-    match std::fs::metadata(path) {
+    let path = crate::gui_text::on_disk(path);
+    match std::fs::metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err("the file does not exist".into())
         }
@@ -811,7 +812,7 @@ fn read_book_file(path: &str) -> Result<Vec<u8>, String> {
         Ok(_) => {}
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    std::fs::File::open(&path)
         .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
         .map_err(|e| format!("cannot read it ({e})"))?;
     if bytes.len() as u64 > max {

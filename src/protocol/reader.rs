@@ -1,6 +1,7 @@
 //! The stdin reader thread: splits input into lines without trusting it.
 //! Lines longer than `MAX_LINE` bytes are not kept (only their length and
-//! first words are reported), invalid UTF-8 is replaced, and EOF is an event.
+//! first words are reported), a line that is not UTF-8 is read as GBK
+//! (`crate::gui_text`), and EOF is an event.
 
 use super::Event;
 use std::io::{BufRead, ErrorKind};
@@ -28,7 +29,7 @@ fn emit(tx: &Sender<Event>, buf: &mut Vec<u8>, len: usize) -> bool {
             .collect();
         Event::Overlong { len, head }
     } else {
-        Event::Line(String::from_utf8_lossy(buf).into_owned())
+        Event::Line(crate::gui_text::decode_line(buf))
     };
     buf.clear();
     tx.send(event).is_ok()
@@ -102,7 +103,8 @@ mod tests {
 
     #[test]
     fn survives_garbage_and_huge_lines() {
-        let mut input = vec![0xff, 0xfe, b'x', b'\n'];
+        // Neither UTF-8 nor GBK (0xff begins no GBK character).
+        let mut input = vec![0xff, 0xff, b'x', b'\n'];
         input.extend(std::iter::repeat_n(b'a', MAX_LINE + 10));
         input.extend(b"\nisready\n");
         let got = lines(&input);
