@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite of every crate in the workspace: formatting, lints,
-# docs, debug tests (with internal
-# consistency checks at every perft node), release tests (deep perft, more
-# property cases, the tactics suite), and the cross-check of every perft
-# number against fairy-stockfish and pyffish.
+# docs, debug tests (with internal consistency checks at every perft node),
+# release tests (deep perft, more property cases, the tactics suite), the
+# cross-check of every perft number against fairy-stockfish and pyffish,
+# real clients (cchess, XBoard through uci2wb, fairy-stockfish), and the
+# Windows and static Linux builds under wine and qemu-user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -113,6 +114,9 @@ scripts/ci/game_vs_fsf.py
 
 step "a whole game in XBoard through uci2wb, UCCI against UCI: every option arrives at its default"
 scripts/ci/xboard_game.py
+
+step "other platforms: chariot.exe under wine (and chariot-match.exe), static Linux x86-64, ARM64 under qemu"
+scripts/ci/platforms.sh
 
 step "scripts/match/idle.sh: a job that takes only what a timed match leaves"
 scripts/match/idle_test.sh
