@@ -25,12 +25,7 @@ missing=()
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86-64)
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing+=(gcc-aarch64-linux-gnu)
 command -v zip >/dev/null 2>&1 || missing+=(zip)
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    "${sudo[@]}" apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+scripts/apt_install.sh ${missing[@]+"${missing[@]}"}
 rustup target add "$windows" "$linux" "$arm" >&2
 for t in "$windows" "$linux" "$arm"; do
     echo "release: building $t" >&2

@@ -31,13 +31,7 @@ command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || missing+=(gcc-mingw-w64-x86
 command -v wine64 >/dev/null 2>&1 || [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing+=(gcc-aarch64-linux-gnu)
 command -v qemu-aarch64 >/dev/null 2>&1 || missing+=(qemu-user)
-if [ ${#missing[@]} -gt 0 ]; then
-    sudo=()
-    [ "$(id -u)" = 0 ] || sudo=(sudo)
-    echo "platforms: apt-get install ${missing[*]}" >&2
-    "${sudo[@]}" apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+scripts/apt_install.sh ${missing[@]+"${missing[@]}"}
 wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
 rustup target add "$windows" "$linux" "$arm" >/dev/null 2>&1 ||
     rustup target add "$windows" "$linux" "$arm"

@@ -11,21 +11,6 @@
 #     scripts' `python3` that one.
 set -euo pipefail
 
-# apt_install PACKAGE...: as root, through sudo, or a line saying what to run.
-apt_install() {
-    local sudo=()
-    if [ "$(id -u)" != 0 ]; then
-        if ! command -v sudo >/dev/null 2>&1; then
-            echo "setup_oracles: please install Debian's $* (apt-get install $*)" >&2
-            exit 1
-        fi
-        sudo=(sudo)
-    fi
-    echo "setup_oracles: apt-get install $*" >&2
-    "${sudo[@]}" apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "$@" >/dev/null
-}
-
 missing=()
 [ -x /usr/games/fairy-stockfish ] || command -v fairy-stockfish >/dev/null 2>&1 ||
     missing+=(fairy-stockfish)
@@ -33,9 +18,7 @@ missing=()
 [ -x /usr/games/uci2wb ] || missing+=(uci2wb)
 command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
-if [ ${#missing[@]} -gt 0 ]; then
-    apt_install "${missing[@]}"
-fi
+"$(dirname "$0")/../apt_install.sh" ${missing[@]+"${missing[@]}"}
 
 venv=${CHARIOT_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/chariot/venv}
 if ! "$venv/bin/python3" -c 'import pyffish, cchess' >/dev/null 2>&1; then
