@@ -85,6 +85,7 @@ impl Searcher<'_> {
         let mut best_pv = Vec::new();
         let mut scored = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
+            let nodes_before = self.nodes;
             let gives_check = self.play(m, 0);
             let score = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, 1, gives_check, false)
@@ -100,6 +101,7 @@ impl Searcher<'_> {
                 }
             };
             self.pos.unmake_move();
+            self.add_root_effort(m, self.nodes - nodes_before);
             if self.stopped {
                 return (keep_unfinished && best > alpha_at_entry).then_some(RootResult {
                     score: best,
@@ -110,6 +112,9 @@ impl Searcher<'_> {
             }
             scored.push((m, score));
             if score > best {
+                if i > 0 && score > alpha {
+                    self.root_changes += 1;
+                }
                 best = score;
                 self.update_pv(0, m);
                 best_pv = self.pv[0][..self.pv_len[0]].to_vec();
@@ -127,6 +132,24 @@ impl Searcher<'_> {
             scored,
             unfinished: false,
         })
+    }
+
+    fn add_root_effort(&mut self, m: Move, nodes: u64) {
+        match self.root_effort.iter_mut().find(|(r, _)| *r == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_effort.push((m, nodes)),
+        }
+    }
+
+    /// The share of this thread's nodes spent below root move `m`, in
+    /// per mille.
+    pub(super) fn effort_permille(&self, m: Move) -> u64 {
+        let spent = self
+            .root_effort
+            .iter()
+            .find(|(r, _)| *r == m)
+            .map_or(0, |(_, n)| *n);
+        spent * 1000 / self.nodes.max(1)
     }
 }
 
@@ -160,6 +183,7 @@ pub(super) fn iterate(
     let mut last_scored: Vec<(Move, i32)> = Vec::new();
     let mut stability = 0;
     let mut prev_score = None;
+    let mut clock = ClockView::new(job.tables.last_score());
     let first_depth = 1 + (helper_id % 2) as u32;
 
     for depth in first_depth..=plan.max_depth {
@@ -236,7 +260,7 @@ pub(super) fn iterate(
             } else {
                 0
             };
-            let dropped = prev_score.is_some_and(|p| *score < p - TIME_DROP_MARGIN);
+            clock.iteration_done(s, *score, prev_score);
             prev_score = Some(*score);
             outcome = Outcome {
                 best,
@@ -270,7 +294,7 @@ pub(super) fn iterate(
                     );
                 }
             }
-            if s.main && !s.stopped && should_stop(s, plan, depth, &outcome, stability, dropped) {
+            if s.main && !s.stopped && should_stop(s, plan, depth, &outcome, stability, &clock) {
                 break;
             }
         }
@@ -356,6 +380,71 @@ fn aspiration(
     }
 }
 
+/// What the time plan reads from the iterations so far (main thread).
+struct ClockView {
+    /// Changes of best move at the root, halved at each iteration.
+    changes: f64,
+    /// The last four iterations' scores, by depth modulo 4 (the last
+    /// search's score until they are searched).
+    iter_scores: [Option<i32>; 4],
+    /// The score of the search before this one.
+    last_search: Option<i32>,
+    /// The score this iteration, and how far it fell against the last
+    /// search's and against four iterations ago (centipawns, clamped).
+    score: i32,
+    fall_last: i32,
+    fall_iter: i32,
+    /// The score moved more than `tm_jump` since the last iteration.
+    jumped: bool,
+}
+
+impl ClockView {
+    fn new(last_search: Option<i32>) -> ClockView {
+        ClockView {
+            changes: 0.0,
+            iter_scores: [last_search; 4],
+            last_search,
+            score: 0,
+            fall_last: 0,
+            fall_iter: 0,
+            jumped: false,
+        }
+    }
+
+    /// Takes in a completed iteration (its root changes, its score).
+    fn iteration_done(&mut self, s: &mut Searcher, score: i32, prev_iteration: Option<i32>) {
+        self.changes = self.changes / 2.0 + f64::from(std::mem::take(&mut s.root_changes));
+        // A fall measured within a few pawns: mate scores would swamp it.
+        let fall = |from: Option<i32>| from.map_or(0, |f| (f - score).clamp(-1000, 1000));
+        let slot = (s.root_depth.max(0) % 4) as usize;
+        self.fall_last = fall(self.last_search);
+        self.fall_iter = fall(self.iter_scores[slot]);
+        self.iter_scores[slot] = Some(score);
+        self.jumped = prev_iteration.is_some_and(|p| (score - p).abs() > tm_jump());
+        self.score = score;
+    }
+
+    /// The factor the soft limit is stretched by after an iteration whose
+    /// best move has not changed for `stability` iterations and took
+    /// `effort` per mille of the nodes; `unresolved_mate` when its score is
+    /// a mate that deeper iterations may still change.
+    fn scale(&self, stability: u32, effort: u64, depth: u32, unresolved_mate: bool) -> f64 {
+        let pct = |x: i32| f64::from(x) / 100.0;
+        let stable = [tm_stable_0(), tm_stable_1(), tm_stable_2(), tm_stable_3()];
+        let mut scale = pct(stable[(stability as usize).min(3)]);
+        scale *= 1.0 + pct(tm_changes_x100()) * self.changes;
+        let falling = 1000 + tm_fall_last() * self.fall_last + tm_fall_iter() * self.fall_iter;
+        scale *= (f64::from(falling) / 1000.0).clamp(pct(tm_fall_min()), pct(tm_fall_max()));
+        if depth >= 10 && effort >= tm_effort_share() as u64 {
+            scale *= pct(tm_effort_scale());
+        }
+        if unresolved_mate || self.jumped {
+            scale *= pct(tm_unresolved());
+        }
+        scale
+    }
+}
+
 /// The main thread's decision after a completed iteration.
 fn should_stop(
     s: &Searcher,
@@ -363,7 +452,7 @@ fn should_stop(
     depth: u32,
     outcome: &Outcome,
     stability: u32,
-    dropped: bool,
+    clock: &ClockView,
 ) -> bool {
     let limits = &plan.job.limits;
     let mate = mate_plies(outcome.score);
@@ -393,15 +482,65 @@ fn should_stop(
         return true;
     }
     if let (Some(soft), Some(used)) = (plan.time.soft_ms, s.clock_ms()) {
-        // A best move that keeps changing, or a falling score, earns more time.
-        let last = TIME_STABILITY_SCALE.len() - 1;
-        let mut scale = TIME_STABILITY_SCALE[(stability as usize).min(last)];
-        if dropped {
-            scale *= TIME_DROP_SCALE;
-        }
+        // A best move that keeps changing, a falling score or a mate still
+        // to be made sure of earns more time; one move that takes most of
+        // the nodes and stays best, less.
+        let effort = outcome.best.map_or(0, |m| s.effort_permille(m));
+        let scale = clock.scale(stability, effort, depth, mate.is_some());
         if used as f64 >= soft as f64 * scale {
             return true;
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(changes: f64, fall_last: i32, fall_iter: i32, jumped: bool) -> ClockView {
+        ClockView {
+            changes,
+            fall_last,
+            fall_iter,
+            jumped,
+            ..ClockView::new(None)
+        }
+    }
+
+    #[test]
+    fn the_time_plans_factors_stretch_and_shorten_as_documented() {
+        let pct = |x: i32| f64::from(x) / 100.0;
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        let calm = view(0.0, 0, 0, false);
+        // Stability alone, with nothing else to say.
+        assert!(close(calm.scale(0, 0, 12, false), pct(tm_stable_0())));
+        assert!(close(calm.scale(7, 0, 12, false), pct(tm_stable_3())));
+        // Changes of best move stretch it.
+        let unstable = view(1.5, 0, 0, false);
+        let want = pct(tm_stable_3()) * (1.0 + pct(tm_changes_x100()) * 1.5);
+        assert!(close(unstable.scale(3, 0, 12, false), want));
+        // A falling score stretches it, a rising one shortens it, both
+        // within their bounds.
+        let fell = view(0.0, 20, 10, false).scale(3, 0, 12, false);
+        let rose = view(0.0, -20, -10, false).scale(3, 0, 12, false);
+        assert!(fell > pct(tm_stable_3()) && rose < pct(tm_stable_3()));
+        let collapsed = view(0.0, 1000, 1000, false).scale(3, 0, 12, false);
+        assert!(close(collapsed, pct(tm_stable_3()) * pct(tm_fall_max())));
+        let soared = view(0.0, -1000, -1000, false).scale(3, 0, 12, false);
+        assert!(close(soared, pct(tm_stable_3()) * pct(tm_fall_min())));
+        // One move taking most of the nodes, from depth 10 only.
+        let share = tm_effort_share() as u64;
+        let base = pct(tm_stable_3());
+        assert!(close(
+            calm.scale(3, share, 12, false),
+            base * pct(tm_effort_scale())
+        ));
+        assert!(close(calm.scale(3, share, 9, false), base));
+        assert!(close(calm.scale(3, share - 1, 12, false), base));
+        // A mate not yet made sure of, or a jump, earns more.
+        let more = base * pct(tm_unresolved());
+        assert!(close(calm.scale(3, 0, 12, true), more));
+        assert!(close(view(0.0, 0, 0, true).scale(3, 0, 12, false), more));
+    }
 }

@@ -38,7 +38,7 @@ pub use threads::search;
 pub use tt::TranspositionTable;
 
 use searcher::Searcher;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tt::Bound;
 use xiangqi::position::Position;
@@ -79,7 +79,14 @@ pub struct Tables {
     heuristics: Mutex<Vec<Heuristics>>,
     /// The helper threads, which search with these tables.
     pool: pool::Pool,
+    /// The score of the last search that completed an iteration (the side
+    /// to move's), or `NO_SCORE`: the time plan compares the next one's
+    /// with it.
+    last_score: AtomicI32,
 }
+
+/// `Tables::last_score` before any search, and after a new game.
+const NO_SCORE: i32 = i32::MIN;
 
 impl Tables {
     pub fn new(hash_mb: usize) -> Tables {
@@ -87,12 +94,23 @@ impl Tables {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Mutex::new(Vec::new()),
             pool: pool::Pool::default(),
+            last_score: AtomicI32::new(NO_SCORE),
         }
+    }
+
+    /// The score of the last search, if any since the last new game.
+    pub(crate) fn last_score(&self) -> Option<i32> {
+        Some(self.last_score.load(Ordering::Relaxed)).filter(|&s| s != NO_SCORE)
+    }
+
+    pub(crate) fn set_last_score(&self, score: i32) {
+        self.last_score.store(score, Ordering::Relaxed);
     }
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&self) {
         self.tt.clear();
+        self.last_score.store(NO_SCORE, Ordering::Relaxed);
         self.heuristics
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -9,8 +9,8 @@
 //! and costs nothing; in a build with the `tune` feature it reads a value
 //! that the hidden option of the same name sets at run time
 //! (`setoption name razor_base value 180`), so SPSA can play builds that
-//! differ only in their options. The time plan's constants (below, and in
-//! `limits`) are not tuned this way.
+//! differ only in their options. The time plan's stretch factors are
+//! tunables too (`tm_*`); the base budget's constants are in `limits`.
 
 /// One tunable: its name (the function's and the option's), its value in
 /// the source, its range, and SPSA's step at the end of a run.
@@ -177,6 +177,35 @@ tunables! {
     aspiration_growth = 10, 0, 50, 3.0;
     aspiration_max_delta = 1000, 200, 3000, 100.0;
 
+    // Time: after each iteration, the main thread stops once the clock has
+    // run past the soft limit times the product of
+    // - the best move's stability: tm_stable_N / 100 when it has not
+    //   changed for N iterations (N = 3 for three and more);
+    // - its instability: 1 + tm_changes_x100 / 100 for each change of best
+    //   move at the root, the count halved at each iteration;
+    // - the score's fall: 1 + (tm_fall_last per mille for each centipawn
+    //   below the last search's score, tm_fall_iter for each below the
+    //   score four iterations ago), within tm_fall_min and tm_fall_max per
+    //   cent (a rising score spends less);
+    // - the best move's effort: tm_effort_scale / 100 from depth 10 when it
+    //   took at least tm_effort_share per mille of the nodes;
+    // - an unresolved root: tm_unresolved / 100 while the score is a mate
+    //   that deeper iterations may shorten or refute, or moved more than
+    //   tm_jump centipawns since the last iteration.
+    tm_stable_0 = 140, 100, 220, 6.0;
+    tm_stable_1 = 115, 80, 180, 5.0;
+    tm_stable_2 = 100, 60, 150, 5.0;
+    tm_stable_3 = 80, 50, 120, 4.0;
+    tm_changes_x100 = 20, 0, 100, 4.0;
+    tm_fall_last = 5, 0, 20, 1.0;
+    tm_fall_iter = 3, 0, 20, 1.0;
+    tm_fall_min = 80, 50, 100, 3.0;
+    tm_fall_max = 160, 100, 250, 6.0;
+    tm_effort_share = 900, 700, 990, 15.0;
+    tm_effort_scale = 75, 40, 100, 3.0;
+    tm_jump = 100, 30, 300, 10.0;
+    tm_unresolved = 130, 100, 200, 5.0;
+
     // Repetitions are judged with the chase rule (which costs a replay of
     // the cycle) up to this ply, and by checks alone deeper.
     chase_ply = 2, 0, 6, 0.5;
@@ -210,13 +239,6 @@ pub fn reductions() -> Box<Reductions> {
     }
     t
 }
-
-// Time: the soft limit scales with the stability of the best move (by the
-// number of iterations it has not changed), and grows by TIME_DROP_SCALE
-// after a score drop of more than TIME_DROP_MARGIN.
-pub const TIME_STABILITY_SCALE: [f64; 4] = [1.4, 1.15, 1.0, 0.8];
-pub const TIME_DROP_SCALE: f64 = 1.3;
-pub const TIME_DROP_MARGIN: i32 = 40;
 
 /// The limits are polled every this many nodes (plus one; a mask).
 pub const POLL_MASK: u64 = 1023;

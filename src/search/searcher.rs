@@ -85,6 +85,12 @@ pub(super) struct Searcher<'a> {
     pub selectivity: Selectivity,
     /// How much the evaluation knows.
     pub knowledge: Knowledge,
+    /// Times a root move other than the first became best, since the main
+    /// thread last read it (the time plan's instability).
+    pub root_changes: u32,
+    /// Nodes spent below each root move over the whole search (the time
+    /// plan's effort).
+    pub root_effort: Vec<(Move, u64)>,
 }
 
 impl<'a> Searcher<'a> {
@@ -119,6 +125,8 @@ impl<'a> Searcher<'a> {
             stopped: false,
             seldepth: 0,
             root_depth: 0,
+            root_changes: 0,
+            root_effort: Vec::new(),
             root_len,
             checks,
             stack,
