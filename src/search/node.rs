@@ -6,7 +6,7 @@
 
 use super::params::*;
 use super::picker::{MovePicker, GOOD_CAPTURE, LOWEST_REFUTATION, TT_MOVE_SCORE};
-use super::see::{exchange_value, see_ge};
+use super::see::see_ge;
 use super::tt::{score_from_tt, score_to_tt, Bound, Entry};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
 use xiangqi::movegen::MoveList;
@@ -415,6 +415,13 @@ impl Searcher<'_> {
         let mut picker = MovePicker::quiescence(tt_move, in_check);
         let mut best_move = Move::NULL;
         let mut any_move = false;
+        // The square the last move went to: taking back there is always searched.
+        let last_to = ply
+            .checked_sub(1)
+            .map(|p| self.stack[p].mv)
+            .filter(|m| !m.is_null())
+            .map(|m| m.to());
+        let (mut captures, mut quiet_evasions) = (0, 0);
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
             any_move = true;
             if !in_check {
@@ -422,9 +429,21 @@ impl Searcher<'_> {
                 if order < 0 {
                     break;
                 }
-                // Delta pruning: even winning the piece would not reach alpha.
-                let victim = exchange_value(self.pos.piece_at(m.to()));
-                if eval + victim + delta_margin() <= alpha {
+                // Past the first few captures, and (delta pruning) where
+                // even winning the piece would not reach alpha, only a
+                // recapture or a check is searched.
+                captures += 1;
+                if last_to != Some(m.to()) {
+                    let victim = qs_value(self.pos.piece_at(m.to()).kind());
+                    let futile = eval + victim + delta_margin() <= alpha;
+                    if (captures > qs_capture_limit() || futile) && !self.pos.gives_check(m) {
+                        continue;
+                    }
+                }
+            } else if best > -RULE_WIN && !self.pos.is_capture(m) {
+                // One evasion holds off the mate: a few quiet ones more.
+                quiet_evasions += 1;
+                if quiet_evasions > qs_quiet_evasions() {
                     continue;
                 }
             }
@@ -466,6 +485,20 @@ fn raise(score: i32, m: Move, best: &mut i32, alpha: &mut i32, best_move: &mut M
     *best_move = m;
     *alpha = score;
     true
+}
+
+/// What taking a piece of `kind` can gain, in the evaluation's centipawns
+/// (the quiescence search's delta pruning).
+#[inline(always)]
+fn qs_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::Pawn => qs_value_pawn(),
+        PieceKind::Advisor | PieceKind::Elephant => qs_value_guard(),
+        PieceKind::Horse => qs_value_horse(),
+        PieceKind::Cannon => qs_value_cannon(),
+        PieceKind::Rook => qs_value_rook(),
+        PieceKind::King => 0,
+    }
 }
 
 /// Whether capture `m` takes one of the palace's defenders (an advisor or

@@ -155,8 +155,18 @@ tunables! {
     hindsight_shallower_margin = 200, 0, 600, 20.0;
 
     // Quiescence: delta pruning skips a capture when even winning the piece
-    // plus this margin would not reach alpha.
+    // (at its qs_value_* in the evaluation's centipawns) plus this margin
+    // would not reach alpha. Past the first qs_capture_limit captures, only
+    // recaptures and checks are searched; in check, at most qs_quiet_evasions
+    // quiet evasions once one evasion holds off the mate.
     delta_margin = 150, 0, 400, 15.0;
+    qs_value_pawn = 200, 50, 500, 20.0;
+    qs_value_guard = 150, 50, 400, 15.0;
+    qs_value_horse = 450, 150, 900, 40.0;
+    qs_value_cannon = 450, 150, 900, 40.0;
+    qs_value_rook = 1000, 400, 1600, 80.0;
+    qs_capture_limit = 2, 1, 8, 0.5;
+    qs_quiet_evasions = 2, 0, 6, 0.5;
 
     // History: scores stay within +-history_max; a quiet refutation earns
     // history_bonus_per_depth * depth - history_bonus_base, at most

@@ -259,7 +259,7 @@ mod tests {
             changed += usize::from(o.best != complete.pv.first().copied());
         }
         assert!(unfinished >= 30, "{unfinished} of 80 searches");
-        assert!(changed >= 8, "{changed} of {unfinished} changed the move");
+        assert!(changed >= 5, "{changed} of {unfinished} changed the move");
     }
 
     #[test]
