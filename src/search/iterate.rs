@@ -389,9 +389,8 @@ struct ClockView {
     iter_scores: [Option<i32>; 4],
     /// The score of the search before this one.
     last_search: Option<i32>,
-    /// The score this iteration, and how far it fell against the last
-    /// search's and against four iterations ago (centipawns, clamped).
-    score: i32,
+    /// How far this iteration's score fell against the last search's and
+    /// against four iterations ago (centipawns, clamped).
     fall_last: i32,
     fall_iter: i32,
     /// The score moved more than `tm_jump` since the last iteration.
@@ -404,7 +403,6 @@ impl ClockView {
             changes: 0.0,
             iter_scores: [last_search; 4],
             last_search,
-            score: 0,
             fall_last: 0,
             fall_iter: 0,
             jumped: false,
@@ -421,7 +419,6 @@ impl ClockView {
         self.fall_iter = fall(self.iter_scores[slot]);
         self.iter_scores[slot] = Some(score);
         self.jumped = prev_iteration.is_some_and(|p| (score - p).abs() > tm_jump());
-        self.score = score;
     }
 
     /// The factor the soft limit is stretched by after an iteration whose
