@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Plays, or resumes, the match of an experiment kept in the repository
 # (experiments/NAME/, CONTRIBUTING.md says when): its BASE (a commit) and
-# candidate.patch (`git format-patch` of the change on BASE).
+# candidate.patch (`git format-patch` of the change on BASE), or instead of
+# the patch CANDIDATE (a commit: a proof match of one build against an
+# older one).
 #
 # Usage: scripts/match/experiment.sh experiments/NAME [chariot-match arguments]
 #
@@ -22,14 +24,15 @@ repo=$(git -C "$dir" rev-parse --show-toplevel)
 base=$(git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/BASE")^{commit}")
 target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target
 
-# build NAME [PATCH]: the engine of BASE (with PATCH applied) as bin/NAME.
+# build NAME COMMIT [PATCH]: the engine of COMMIT (with PATCH applied) as
+# bin/NAME.
 build() {
     [ -x "$dir/bin/$1" ] && return
     local src
     src=$(mktemp -d "${TMPDIR:-/tmp}/chariot-exp.XXXXXX")
-    git -C "$repo" archive "$base" | tar -x -C "$src"
-    if [ -n "${2:-}" ]; then
-        (cd "$src" && git apply "$2")
+    git -C "$repo" archive "$2" | tar -x -C "$src"
+    if [ -n "${3:-}" ]; then
+        (cd "$src" && git apply "$3")
     fi
     echo "$name: building $1" >&2
     cargo build --release --quiet --locked --manifest-path "$src/Cargo.toml" \
@@ -38,8 +41,12 @@ build() {
     cp "$target/release/chariot" "$dir/bin/$1"
     rm -rf "$src"
 }
-build base
-build candidate "$dir/candidate.patch"
+build base "$base"
+if [ -f "$dir/CANDIDATE" ]; then
+    build candidate "$(git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/CANDIDATE")^{commit}")"
+else
+    build candidate "$base" "$dir/candidate.patch"
+fi
 for b in base candidate; do
     echo "$name: $b: $("$dir/bin/$b" bench 2>&1 | grep 'Nodes searched')" >&2
 done
