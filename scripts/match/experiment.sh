@@ -15,7 +15,9 @@
 # wide suite of openings, results kept in experiments/NAME/results. The
 # arguments given (the clock, --games, --seed, --sprt ...) follow. Run again
 # with the same arguments, it plays only the games that are missing. Commit
-# the results file while it runs.
+# the results file while it runs. With RESULTS=NAME in the environment, the
+# results go to NAME and the games to NAME.pgn (one folder, several
+# matches: a proof at several clocks).
 set -euo pipefail
 dir=$(cd "${1:?usage: scripts/match/experiment.sh experiments/NAME [chariot-match arguments]}" && pwd)
 shift
@@ -51,10 +53,15 @@ for b in base candidate; do
     echo "$name: $b: $("$dir/bin/$b" bench 2>&1 | grep 'Nodes searched')" >&2
 done
 runner=$("$repo/scripts/match/referee.sh")
+if [ -n "${RESULTS:-}" ]; then
+    out=(--results "$RESULTS" --pgn "$RESULTS.pgn")
+else
+    out=(--results results)
+fi
 cd "$dir"
 exec "$runner" \
     --engine cmd=./bin/candidate "name=$name" \
     --engine cmd=./bin/base name=base \
     --each option.usebook=false -j 2 \
     --openings "$repo/crates/chariot-match/openings/wide-4000.txt" \
-    --shuffle --results results "$@"
+    --shuffle "${out[@]}" "$@"
