@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Experiment sel5 (issue 73, the null-move bundle): the null move at
 # 4 + d/3 with a verification search from depth 12, internal iterative
-# reduction at expected cut nodes, and ProbCut. An Elo step: an SPRT
+# reduction at expected cut nodes, ProbCut, and the root's static
+# evaluation kept for ply 2's "improving". An Elo step: an SPRT
 # (pentanomial, elo0 0, elo1 15) at 6 s + 0.06 s against BASE, at most
 # 2,500 games, books off, the wide suite shuffled by seed 154, both
 # colours. Run again, it resumes. QUEUED says what it waits for.
