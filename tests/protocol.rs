@@ -706,36 +706,62 @@ fn a_stopped_iteration_plays_its_best_move() {
     // Node limits stop iterations part-way, the same way each time: where
     // the last line is a lower bound a ply deeper than the last complete
     // iteration, its move is the one played. (UCI: UCCI shows no bounds.)
+    // In a new game each time, a search to a node limit repeats the first
+    // nodes of a longer one: searched once, it shows the iterations that
+    // change the best move, and the limits that stop inside them find the
+    // stopped iteration's move most often not the complete one's.
     let mut e = Engine::uci();
-    let mut unfinished = 0;
-    for nodes in (0..12).map(|i| 30_000 + 17_011 * i) {
+    let mut go = |nodes: u64| {
+        e.send("ucinewgame");
         e.send("position startpos moves h2e2 h9g7");
         e.send(&format!("go nodes {nodes}"));
-        let (best, lines) = e.bestmove();
-        let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
-        let (Some(last), Some(complete)) = (
-            infos.last(),
-            infos.iter().rev().find(|l| !l.contains("bound ")),
-        ) else {
-            panic!("no line with a pv: {lines:?}");
-        };
-        let first_of = |l: &str| l.split(" pv ").nth(1)?.split(' ').next().map(str::to_owned);
-        let played = best.split(' ').nth(1).map(str::to_owned);
-        if last.contains(" lowerbound ") {
-            unfinished += 1;
-            assert_eq!(
-                deepest(&[last.to_string()]),
-                deepest(&[complete.to_string()]) + 1
-            );
-            assert_eq!(played, first_of(last), "{nodes}: {lines:?}");
-        } else {
-            assert_eq!(played, first_of(complete), "{nodes}: {lines:?}");
+        e.bestmove()
+    };
+    let word_after = |l: &str, key: &str| {
+        l.split(&format!(" {key} "))
+            .nth(1)?
+            .split(' ')
+            .next()
+            .map(str::to_owned)
+    };
+    let (_, reference) = go(600_000);
+    let iterations: Vec<(u64, String)> = reference
+        .iter()
+        .filter(|l| l.contains(" pv ") && !l.contains("bound "))
+        .filter_map(|l| Some((word_after(l, "nodes")?.parse().ok()?, word_after(l, "pv")?)))
+        .collect();
+    let (mut unfinished, mut changed) = (0, 0);
+    for pair in iterations.windows(2) {
+        let ((before, old), (after, new)) = (&pair[0], &pair[1]);
+        if old == new {
+            continue;
+        }
+        for k in 1..=6 {
+            let nodes = before + (after - before) * k / 7;
+            let (best, lines) = go(nodes);
+            let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" pv ")).collect();
+            let (Some(last), Some(complete)) = (
+                infos.last(),
+                infos.iter().rev().find(|l| !l.contains("bound ")),
+            ) else {
+                panic!("no line with a pv: {lines:?}");
+            };
+            let played = best.split(' ').nth(1).map(str::to_owned);
+            if last.contains(" lowerbound ") {
+                unfinished += 1;
+                assert_eq!(
+                    deepest(&[last.to_string()]),
+                    deepest(&[complete.to_string()]) + 1
+                );
+                assert_eq!(played, word_after(last, "pv"), "{nodes}: {lines:?}");
+                changed += usize::from(played != word_after(complete, "pv"));
+            } else {
+                assert_eq!(played, word_after(complete, "pv"), "{nodes}: {lines:?}");
+            }
         }
     }
-    assert!(
-        unfinished >= 3,
-        "{unfinished} of 12 searches stopped part-way"
-    );
+    assert!(unfinished >= 3, "{unfinished} searches stopped part-way");
+    assert!(changed >= 1, "{changed} of {unfinished} changed the move");
 }
 
 #[test]

@@ -86,6 +86,7 @@ impl Searcher<'_> {
         let mut scored = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
             let nodes_before = self.nodes;
+            let capture = self.pos.is_capture(m);
             let gives_check = self.play(m, 0);
             let score = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, 1, gives_check, false)
@@ -93,7 +94,22 @@ impl Searcher<'_> {
                 let low = (best - margin - 1).max(-INFINITY);
                 -self.negamax(depth - 1, -beta, -low, 1, gives_check, false)
             } else {
-                let s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, gives_check, true);
+                // Late quiet root moves are searched reduced first.
+                let mut r = 0;
+                if depth >= lmr_min_depth()
+                    && i as i32 >= lmr_root_from()
+                    && !gives_check
+                    && !capture
+                {
+                    let last = LMR_TABLE - 1;
+                    r = self.lmr[(depth as usize).min(last)][(i + 1).min(last)] - lmr_root_less();
+                    r = r.clamp(0, depth - 2);
+                }
+                self.stack[1].reduction = r;
+                let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, gives_check, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, gives_check, false);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(depth - 1, -beta, -alpha, 1, gives_check, false)
                 } else {

@@ -233,12 +233,7 @@ impl Searcher<'_> {
                 )
             } else {
                 let mut r = 0;
-                if depth >= lmr_min_depth()
-                    && cuts.null_move_and_reductions
-                    && (!capture || (order < 0 && !palace))
-                    && !in_check
-                    && !gives_check
-                {
+                if depth >= lmr_min_depth() && cuts.null_move_and_reductions && !palace {
                     let last = LMR_TABLE - 1;
                     r = self.lmr[(depth as usize).min(last)][move_count.min(last)];
                     if pv_node {
@@ -250,7 +245,18 @@ impl Searcher<'_> {
                     if cut_node {
                         r += lmr_cut_node();
                     }
-                    if order >= LOWEST_REFUTATION {
+                    // Checks, evasions and captures that do not lose
+                    // material are reduced less than quiet moves.
+                    if gives_check {
+                        r -= lmr_check();
+                    }
+                    if in_check {
+                        r -= lmr_evasion();
+                    }
+                    if capture && order >= 0 {
+                        r -= lmr_capture();
+                    }
+                    if order >= LOWEST_REFUTATION && !capture {
                         r -= lmr_refutation();
                     } else if !capture {
                         r -= order / lmr_history_div();
@@ -269,14 +275,22 @@ impl Searcher<'_> {
                     true,
                 );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        gives_check,
-                        !cut_node,
-                    );
+                    // A reduced move that beats alpha is searched again at
+                    // full depth: a ply deeper when it beats the best by a
+                    // margin, a ply shallower when it barely does.
+                    let deeper = s > best + lmr_deeper_base() + lmr_deeper_per_depth() * new_depth;
+                    let shallower = s < best + lmr_shallower_margin();
+                    let full = new_depth + deeper as i32 - shallower as i32;
+                    if full > new_depth - r {
+                        s = -self.negamax(
+                            full,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            gives_check,
+                            !cut_node,
+                        );
+                    }
                 }
                 if s > alpha && s < beta {
                     s = -self.negamax(new_depth, -beta, -alpha, ply + 1, gives_check, false);

@@ -147,6 +147,21 @@ tunables! {
     lmr_cut_node = 2, 0, 4, 0.5;
     lmr_refutation = 1, 0, 3, 0.5;
     lmr_history_div = 4096, 2048, 32768, 800.0;
+    // Checking moves, evasions and captures that do not lose material are
+    // reduced lmr_check, lmr_evasion and lmr_capture less than quiet moves;
+    // root moves from the lmr_root_from-th (counted from 0) are reduced by
+    // the table less lmr_root_less. A reduced move beating alpha is searched
+    // again a ply deeper when it beats the best by lmr_deeper_base +
+    // lmr_deeper_per_depth * depth, a ply shallower when by less than
+    // lmr_shallower_margin.
+    lmr_check = 1, 0, 3, 0.5;
+    lmr_evasion = 1, 0, 3, 0.5;
+    lmr_capture = 1, 0, 3, 0.5;
+    lmr_root_from = 3, 1, 10, 0.5;
+    lmr_root_less = 1, 0, 3, 0.5;
+    lmr_deeper_base = 40, 0, 200, 5.0;
+    lmr_deeper_per_depth = 2, 0, 10, 0.5;
+    lmr_shallower_margin = 10, 0, 60, 2.0;
     // Hindsight: a node reduced by at least hindsight_deeper plies goes a
     // ply deeper when the move into it did not worsen the mover's static
     // evaluation; one reduced at all goes a ply shallower when the two
