@@ -2,7 +2,8 @@
 # Experiment sel5 (issue 73, the null-move bundle): the null move at
 # 4 + d/3 with a verification search from depth 12, internal iterative
 # reduction at expected cut nodes, ProbCut, and the root's static
-# evaluation kept for ply 2's "improving". An Elo step: an SPRT
+# evaluation kept for ply 2's "improving", and the PV re-search at the
+# depth of a deeper or shallower re-search. An Elo step: an SPRT
 # (pentanomial, elo0 0, elo1 15) at 6 s + 0.06 s against BASE, at most
 # 2,500 games, books off, the wide suite shuffled by seed 154, both
 # colours. Run again, it resumes. QUEUED says what it waits for.
