@@ -15,7 +15,7 @@ distance. The issue's question: are mates found as often under a 1 s clock
 as at 1 s per move?
 
 Usage: scripts/measure/tactics_clock.py [--engine target/release/chariot] [--ms 1000]
-           [--limits clock movetime]
+           [--limits clock movetime] [--detail]
 """
 import argparse
 import os
@@ -42,17 +42,23 @@ def suite():
 
 
 def solve(engine, fen, go):
-    """(best move, last score) of one search in a fresh process."""
+    """(best move, last score, (depth, ms) of the first mate score or None,
+    (depth, ms) of the last line) of one search in a fresh process."""
     lines = search_once(engine, ["ucci", "setoption usemillisec true", "setoption usebook false",
                                  f"position fen {fen}", go], timeout=120)
-    score, best = None, None
+    score, best, first_mate, last = None, None, None, (0, 0)
     for line in lines:
         m = re.search(r"\bscore (-?\d+)", line)
         if line.startswith("info") and m and " lowerbound" not in line and " upperbound" not in line:
             score = int(m.group(1))
+            depth = re.search(r"\bdepth (\d+)", line)
+            ms = re.search(r"\btime (\d+)", line)
+            last = (int(depth.group(1)) if depth else 0, int(ms.group(1)) if ms else 0)
+            if score >= MATE_BOUND and first_mate is None:
+                first_mate = last
         if line.startswith("bestmove"):
             best = line.split()[1] if len(line.split()) > 1 else None
-    return best, score
+    return best, score, first_mate, last
 
 
 def main():
@@ -61,6 +67,9 @@ def main():
     ap.add_argument("--ms", type=int, default=1000)
     ap.add_argument("--limits", nargs="+", default=["clock", "movetime"],
                     choices=["clock", "movetime"])
+    ap.add_argument("--detail", action="store_true",
+                    help="a line per mate: found or not, the depth and ms of the first mate "
+                         "score, and of the last line")
     args = ap.parse_args()
     cases = suite()
     mates = [c for c in cases if c[1] is not None]
@@ -68,8 +77,8 @@ def main():
         go = f"go movetime {args.ms}" if limit == "movetime" else f"go time {args.ms}"
         solved = mates_found = shortest = 0
         longer = []
-        for fen, mate, accepted in cases:
-            best, score = solve(args.engine, fen, go)
+        for number, (fen, mate, accepted) in enumerate(cases, 1):
+            best, score, first_mate, last = solve(args.engine, fen, go)
             ok = best in accepted
             if mate is not None:
                 ok = ok and score is not None and score >= RULE_WIN - 200
@@ -79,6 +88,11 @@ def main():
                         shortest += 1
                     elif score >= MATE_BOUND:
                         longer.append(f"{mate}->{(MATE - score + 1) // 2}")
+                if args.detail:
+                    seen = (f"mate first at depth {first_mate[0]}, {first_mate[1]} ms"
+                            if first_mate else "no mate score")
+                    print(f"  {limit} case {number} (mate {mate}): {'found' if ok else 'MISSED'}; "
+                          f"{seen}; last line depth {last[0]}, {last[1]} ms, score {score}")
             solved += ok
         print(
             f"{limit:8} ({go}): {solved}/{len(cases)} solved; mates {mates_found}/{len(mates)}, "
