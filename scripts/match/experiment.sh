@@ -23,7 +23,11 @@ dir=$(cd "${1:?usage: scripts/match/experiment.sh experiments/NAME [chariot-matc
 shift
 name=$(basename "$dir")
 repo=$(git -C "$dir" rev-parse --show-toplevel)
-base=$(git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/BASE")^{commit}")
+# commit FILE: the commit that experiments/NAME/FILE names.
+commit() {
+    git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/$1")^{commit}"
+}
+base=$(commit BASE)
 target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target
 
 # build NAME COMMIT [PATCH]: the engine of COMMIT (with PATCH applied) as
@@ -45,7 +49,7 @@ build() {
 }
 build base "$base"
 if [ -f "$dir/CANDIDATE" ]; then
-    build candidate "$(git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/CANDIDATE")^{commit}")"
+    build candidate "$(commit CANDIDATE)"
 else
     build candidate "$base" "$dir/candidate.patch"
 fi

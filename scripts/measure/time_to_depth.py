@@ -47,13 +47,20 @@ def depth_times(engine, fen, depths, cap):
     p.stdin.write("ucci\nsetoption usebook false\nsetoption threads 1\n"
                   f"setoption newgame\nposition fen {fen}\ngo infinite\n")
     p.stdin.flush()
+    def send(command):
+        # The timer may fire as the engine quits: nothing left to stop.
+        try:
+            p.stdin.write(command + "\n")
+            p.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
     # The cap is kept by a timer, not by the next line: a deep iteration
     # may print nothing for longer than the cap.
-    timer = threading.Timer(cap, lambda: p.stdin.write("stop\n") or p.stdin.flush())
+    timer = threading.Timer(cap, send, ["stop"])
     timer.start()
     deepest = max(depths)
     found = {}
-    stopped = False
     for line in p.stdout:
         words = line.split()
         if words[:1] == ["bestmove"] or words[:1] == ["nobestmove"]:
@@ -65,17 +72,11 @@ def depth_times(engine, fen, depths, cap):
         d = int(words[2])
         if d in depths and d not in found:
             found[d] = int(words[words.index("time") + 1])
-        if d >= deepest and not stopped:
+        if d == deepest:
             timer.cancel()
-            stopped = True
-            p.stdin.write("stop\n")
-            p.stdin.flush()
+            send("stop")
     timer.cancel()
-    try:
-        p.stdin.write("quit\n")
-        p.stdin.close()
-    except (BrokenPipeError, ValueError):
-        pass
+    send("quit")
     p.wait(timeout=30)
     return found
 

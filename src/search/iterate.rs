@@ -94,16 +94,16 @@ impl Searcher<'_> {
                 let low = (best - margin - 1).max(-INFINITY);
                 -self.negamax(depth - 1, -beta, -low, 1, gives_check, false)
             } else {
-                // Late quiet root moves are searched reduced first.
+                // Late quiet root moves are searched reduced first (not
+                // when the `pruning` option turned reductions off).
                 let mut r = 0;
                 if depth >= lmr_min_depth()
+                    && self.selectivity.null_move_and_reductions
                     && i as i32 >= lmr_root_from()
                     && !gives_check
                     && !capture
                 {
-                    let last = LMR_TABLE - 1;
-                    r = self.lmr[(depth as usize).min(last)][(i + 1).min(last)] - lmr_root_less();
-                    r = r.clamp(0, depth - 2);
+                    r = (self.table_reduction(depth, i + 1) - lmr_root_less()).clamp(0, depth - 2);
                 }
                 self.stack[1].reduction = r;
                 let mut s = -self.negamax(depth - 1 - r, -alpha - 1, -alpha, 1, gives_check, true);

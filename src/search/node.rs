@@ -234,8 +234,7 @@ impl Searcher<'_> {
             } else {
                 let mut r = 0;
                 if depth >= lmr_min_depth() && cuts.null_move_and_reductions && !palace {
-                    let last = LMR_TABLE - 1;
-                    r = self.lmr[(depth as usize).min(last)][move_count.min(last)];
+                    r = self.table_reduction(depth, move_count);
                     if pv_node {
                         r -= lmr_pv();
                     }
@@ -253,12 +252,13 @@ impl Searcher<'_> {
                     if in_check {
                         r -= lmr_evasion();
                     }
-                    if capture && order >= 0 {
-                        r -= lmr_capture();
-                    }
-                    if order >= LOWEST_REFUTATION && !capture {
+                    if capture {
+                        if order >= 0 {
+                            r -= lmr_capture();
+                        }
+                    } else if order >= LOWEST_REFUTATION {
                         r -= lmr_refutation();
-                    } else if !capture {
+                    } else {
                         r -= order / lmr_history_div();
                     }
                     r = r.clamp(0, new_depth - 1);

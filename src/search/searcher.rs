@@ -2,7 +2,7 @@
 //! frames), the principal variation, and node counting.
 
 use super::history::Heuristics;
-use super::params::{reductions, Reductions};
+use super::params::{reductions, Reductions, LMR_TABLE};
 use super::rules::history_checks;
 use super::tt::TranspositionTable;
 use super::{Selectivity, Shared, INFINITY, MAX_PLY};
@@ -182,6 +182,15 @@ impl<'a> Searcher<'a> {
             }
             None => self.stack[ply + 1].state = self.stack[ply].state,
         }
+    }
+
+    /// The late-move reduction table's entry for `depth` and the move
+    /// numbered `move_number` (from 1); beyond the table, its last row and
+    /// column.
+    #[inline(always)]
+    pub fn table_reduction(&self, depth: i32, move_number: usize) -> i32 {
+        let last = LMR_TABLE - 1;
+        self.lmr[(depth.max(0) as usize).min(last)][move_number.min(last)]
     }
 
     /// Nodes searched by every thread, as far as this one knows.
