@@ -15,7 +15,7 @@ distance. The issue's question: are mates found as often under a 1 s clock
 as at 1 s per move?
 
 Usage: scripts/measure/tactics_clock.py [--engine target/release/chariot] [--ms 1000]
-           [--limits clock movetime] [--detail]
+           [--limits clock movetime] [--option NAME=VALUE ...] [--detail]
 """
 import argparse
 import os
@@ -41,11 +41,12 @@ def suite():
     return cases
 
 
-def solve(engine, fen, go):
+def solve(engine, fen, go, options=()):
     """(best move, last score, (depth, ms) of the first mate score or None,
     (depth, ms) of the last line) of one search in a fresh process."""
-    lines = search_once(engine, ["ucci", "setoption usemillisec true", "setoption usebook false",
-                                 f"position fen {fen}", go], timeout=120)
+    setup = ["ucci", "setoption usemillisec true", "setoption usebook false"]
+    setup += [f"setoption {name} {value}" for name, value in options]
+    lines = search_once(engine, setup + [f"position fen {fen}", go], timeout=120)
     score, best, first_mate, last = None, None, None, (0, 0)
     for line in lines:
         m = re.search(r"\bscore (-?\d+)", line)
@@ -67,10 +68,15 @@ def main():
     ap.add_argument("--ms", type=int, default=1000)
     ap.add_argument("--limits", nargs="+", default=["clock", "movetime"],
                     choices=["clock", "movetime"])
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option set before each search (a tunable of a `tune` build too)")
     ap.add_argument("--detail", action="store_true",
                     help="a line per mate: found or not, the depth and ms of the first mate "
                          "score, and of the last line")
     args = ap.parse_args()
+    options = [o.split("=", 1) for o in args.option]
+    if any(len(o) != 2 for o in options):
+        ap.error("--option takes NAME=VALUE")
     cases = suite()
     mates = [c for c in cases if c[1] is not None]
     for limit in args.limits:
@@ -78,7 +84,7 @@ def main():
         solved = mates_found = shortest = 0
         longer = []
         for number, (fen, mate, accepted) in enumerate(cases, 1):
-            best, score, first_mate, last = solve(args.engine, fen, go)
+            best, score, first_mate, last = solve(args.engine, fen, go, options)
             ok = best in accepted
             if mate is not None:
                 ok = ok and score is not None and score >= RULE_WIN - 200
