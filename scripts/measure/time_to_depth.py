@@ -44,9 +44,7 @@ def depth_times(engine, fen, depths, cap):
     completes within `cap` seconds."""
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
-    p.stdin.write("ucci\nsetoption usebook false\nsetoption threads 1\n"
-                  f"setoption newgame\nposition fen {fen}\ngo infinite\n")
-    p.stdin.flush()
+
     def send(command):
         # The timer may fire as the engine quits: nothing left to stop.
         try:
@@ -55,6 +53,8 @@ def depth_times(engine, fen, depths, cap):
         except (BrokenPipeError, ValueError):
             pass
 
+    send("ucci\nsetoption usebook false\nsetoption threads 1\n"
+         f"setoption newgame\nposition fen {fen}\ngo infinite")
     # The cap is kept by a timer, not by the next line: a deep iteration
     # may print nothing for longer than the cap.
     timer = threading.Timer(cap, send, ["stop"])
