@@ -77,7 +77,11 @@ def games_of(pgn_text):
         for side, name in enumerate((tags["Red"], tags["Black"])):
             won = {"1-0": side == 0, "0-1": side == 1}.get(result)
             outcome = "D" if result == "1/2-1/2" else ("W" if won else "L")
-            sides[name] = (moves[side], outcome, outcome == "L" and "time" in last)
+            # The referee's tag, or its words (an engine's name may hold
+            # "time": the word alone would count its every loss).
+            on_time = (tags.get("Termination") == "time forfeit"
+                       or "loses on time" in last)
+            sides[name] = (moves[side], outcome, outcome == "L" and on_time)
         games.append((tags.get("TimeControl", "?"), sides))
     return games
 
