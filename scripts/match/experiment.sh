@@ -34,18 +34,10 @@ target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target
 # bin/NAME.
 build() {
     [ -x "$dir/bin/$1" ] && return
-    local src
-    src=$(mktemp -d "${TMPDIR:-/tmp}/chariot-exp.XXXXXX")
-    git -C "$repo" archive "$2" | tar -x -C "$src"
-    if [ -n "${3:-}" ]; then
-        (cd "$src" && git apply "$3")
-    fi
     echo "$name: building $1" >&2
-    cargo build --release --quiet --locked --manifest-path "$src/Cargo.toml" \
-        -p chariot --target-dir "$target"
+    "$repo/scripts/match/build_at.sh" "$2" "${3:--}" "$target" -p chariot
     mkdir -p "$dir/bin"
     cp "$target/release/chariot" "$dir/bin/$1"
-    rm -rf "$src"
 }
 build base "$base"
 if [ -f "$dir/CANDIDATE" ]; then

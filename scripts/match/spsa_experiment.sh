@@ -25,17 +25,12 @@ base=$(git -C "$repo" rev-parse --verify "$(tr -d '[:space:]' < "$dir/BASE")^{co
 target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target-tune
 
 if [ ! -x "$dir/bin/chariot-tune" ] || [ ! -x "$dir/bin/chariot-tools" ]; then
-    src=$(mktemp -d "${TMPDIR:-/tmp}/chariot-spsa.XXXXXX")
-    trap 'rm -rf "$src"' EXIT
-    git -C "$repo" archive "$base" | tar -x -C "$src"
-    if [ -f "$dir/candidate.patch" ]; then
-        (cd "$src" && git apply "$dir/candidate.patch")
-    fi
+    patch=-
+    [ -f "$dir/candidate.patch" ] && patch=$dir/candidate.patch
     echo "$name: building the tuning engine and chariot-tools" >&2
-    cargo build --release --quiet --locked --manifest-path "$src/Cargo.toml" \
-        -p chariot --features tune --target-dir "$target"
-    cargo build --release --quiet --locked --manifest-path "$src/Cargo.toml" \
-        -p chariot-tools --target-dir "$target"
+    build="$repo/scripts/match/build_at.sh"
+    "$build" "$base" "$patch" "$target" -p chariot --features tune
+    "$build" "$base" "$patch" "$target" -p chariot-tools
     mkdir -p "$dir/bin"
     cp "$target/release/chariot" "$dir/bin/chariot-tune"
     cp "$target/release/chariot-tools" "$dir/bin/chariot-tools"
