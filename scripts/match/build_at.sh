@@ -11,7 +11,12 @@ commit=$1 patch=$2 target=$3
 shift 3
 src=$(mktemp -d "${TMPDIR:-/tmp}/chariot-build.XXXXXX")
 trap 'rm -rf "$src"' EXIT
-git -C "$repo" archive "$commit" | tar -x -C "$src"
+# -m: every file is dated now. `git archive` dates them at the commit, older
+# than the last build in TARGET, and cargo (which compares dates, and
+# records a package's files by their path inside it) would keep that
+# build: a base built after another experiment's candidate came out as
+# that candidate.
+git -C "$repo" archive "$commit" | tar -x -m -C "$src"
 if [ "$patch" != - ]; then
     (cd "$src" && git apply "$patch")
 fi

@@ -30,14 +30,34 @@ commit() {
 base=$(commit BASE)
 target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target
 
+# signed MESSAGE: the bench signature a commit message ends with (`Bench:
+# N`), or nothing.
+signed() {
+    sed -n 's/^Bench: *\([0-9][0-9]*\) *$/\1/p' | tail -n 1
+}
+
 # build NAME COMMIT [PATCH]: the engine of COMMIT (with PATCH applied) as
-# bin/NAME.
+# bin/NAME, checked against the bench signature of the commit (or of the
+# patch) where it has one: a build that does not match is removed.
 build() {
     [ -x "$dir/bin/$1" ] && return
     echo "$name: building $1" >&2
     "$repo/scripts/match/build_at.sh" "$2" "${3:--}" "$target" -p chariot
     mkdir -p "$dir/bin"
     cp "$target/release/chariot" "$dir/bin/$1"
+    local want got
+    if [ -n "${3:-}" ]; then
+        want=$(sed '/^---$/q' "$3" | signed)
+    else
+        want=$(git -C "$repo" log -1 --format=%B "$2" | signed)
+    fi
+    got=$("$dir/bin/$1" bench 2>&1 | sed -n 's/^Nodes searched: *//p')
+    if [ -n "$want" ] && [ "$got" != "$want" ]; then
+        rm -f "$dir/bin/$1"
+        echo "$name: $1 benches $got nodes where its commit says $want" >&2
+        exit 1
+    fi
+    echo "$name: $1: bench $got (${want:+as signed}${want:-no signature to check})" >&2
 }
 build base "$base"
 if [ -f "$dir/CANDIDATE" ]; then
@@ -45,9 +65,6 @@ if [ -f "$dir/CANDIDATE" ]; then
 else
     build candidate "$base" "$dir/candidate.patch"
 fi
-for b in base candidate; do
-    echo "$name: $b: $("$dir/bin/$b" bench 2>&1 | grep 'Nodes searched')" >&2
-done
 runner=$("$repo/scripts/match/referee.sh")
 if [ -n "${RESULTS:-}" ]; then
     out=(--results "$RESULTS" --pgn "$RESULTS.pgn")
