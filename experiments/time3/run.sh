@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Experiment time3 (issue 72, mates under a fast clock; time2 narrowed):
-# while our mate found at the root is not yet made sure of, the time
+# while our mate, found at the root on this move (the last search had
+# none), is not yet made sure of, the time
 # plan's factor is tm_resolving (8x) in place of tm_unresolved and the hard
 # limit stretches from four to eight times the soft one; a single legal
 # move on the clock alone is searched up to 30 ms (stopped at 60) where it
