@@ -650,11 +650,15 @@ fn deepest(lines: &[String]) -> u32 {
 }
 
 #[test]
-fn a_forced_move_on_the_clock_is_answered_after_one_iteration() {
+fn a_forced_move_on_the_clock_is_answered_after_a_short_search() {
+    // How short (30 ms, stopped at 60) is the time plan's unit test
+    // (limits.rs, `plan_for`) and a measure's; here, that the move comes
+    // with a searched score, on the clock, at `ponderhit`, through
+    // banmoves and on UCI's clock, and that a depth asked is searched to
+    // the end.
     assert_eq!(setup(Some(FORCED), &[]).legal_moves().len(), 1);
     let mut e = Engine::ucci();
     e.send("setoption ponder true");
-    // On a long clock, and pondering (answered at ponderhit).
     for (go, hit) in [
         ("go time 60000 increment 1000", false),
         ("go ponder time 60000 increment 1000", true),
@@ -667,11 +671,7 @@ fn a_forced_move_on_the_clock_is_answered_after_one_iteration() {
         }
         let (best, lines) = e.bestmove();
         assert!(best.starts_with("bestmove e0f0"), "{go}: {best}");
-        // Pondering searches on until `ponderhit` comes, however long
-        // that takes: the depth is asserted on the clock alone.
-        if !hit {
-            assert_eq!(deepest(&lines), 1, "{go}: {lines:?}");
-        }
+        scored(&lines);
     }
     // The same where banmoves leaves one move of the start position's 44.
     e.send("position startpos");
@@ -685,7 +685,7 @@ fn a_forced_move_on_the_clock_is_answered_after_one_iteration() {
     e.send("go time 60000 increment 1000");
     let (best, lines) = e.bestmove();
     assert!(best.starts_with("bestmove h2e2"), "{best}");
-    assert_eq!(deepest(&lines), 1, "{lines:?}");
+    scored(&lines);
     // A depth asked is searched.
     e.send(&format!("position fen {FORCED}"));
     e.send("go depth 4 time 60000 increment 1000");
@@ -698,7 +698,7 @@ fn a_forced_move_on_the_clock_is_answered_after_one_iteration() {
     u.send("go wtime 60000 btime 60000 winc 1000 binc 1000");
     let (best, lines) = u.bestmove();
     assert!(best.starts_with("bestmove e0f0"), "{best}");
-    assert_eq!(deepest(&lines), 1, "{lines:?}");
+    scored(&lines);
 }
 
 #[test]

@@ -310,8 +310,18 @@ pub(super) fn iterate(
                     );
                 }
             }
-            if s.main && !s.stopped && should_stop(s, plan, depth, &outcome, stability, &clock) {
-                break;
+            if s.main && !s.stopped {
+                if should_stop(s, plan, depth, &outcome, stability, &clock) {
+                    break;
+                }
+                // Our mate, found on this move and not yet made sure of (or
+                // the search would have stopped), may run on to the
+                // stretched hard limit.
+                s.hard_ms = if clock.resolving(*score) {
+                    plan.time.stretch_ms
+                } else {
+                    plan.time.hard_ms
+                };
             }
         }
         if s.stopped {
@@ -437,11 +447,22 @@ impl ClockView {
         self.jumped = prev_iteration.is_some_and(|p| (score - p).abs() > tm_jump());
     }
 
+    /// Whether `score` is our mate, found on this move (the last search had
+    /// not found one): deeper iterations may still shorten it, and a fast
+    /// clock's limits would cut its proof off a few plies short. A mate the
+    /// last search had found is being played out: a mate in ten or more is
+    /// never made sure of on a fast clock, and stretching every move of it
+    /// would spend most of the clock.
+    fn resolving(&self, score: i32) -> bool {
+        let ours = |s: i32| mate_plies(s).is_some_and(|p| p > 0);
+        ours(score) && !self.last_search.is_some_and(ours)
+    }
+
     /// The factor the soft limit is stretched by after an iteration whose
     /// best move has not changed for `stability` iterations and took
-    /// `effort` per mille of the nodes; `unresolved_mate` when its score is
-    /// a mate that deeper iterations may still change.
-    fn scale(&self, stability: u32, effort: u64, depth: u32, unresolved_mate: bool) -> f64 {
+    /// `effort` per mille of the nodes and scored `score`, whose mate, if it
+    /// is one, deeper iterations may still change.
+    fn scale(&self, stability: u32, effort: u64, depth: u32, score: i32) -> f64 {
         let pct = |x: i32| f64::from(x) / 100.0;
         let stable = [tm_stable_0(), tm_stable_1(), tm_stable_2(), tm_stable_3()];
         let mut scale = pct(stable[(stability as usize).min(3)]);
@@ -451,7 +472,11 @@ impl ClockView {
         if depth >= 10 && effort >= tm_effort_share() as u64 {
             scale *= pct(tm_effort_scale());
         }
-        if unresolved_mate || self.jumped {
+        // Our mate found on this move: much more; any other mate, or a jump
+        // of the score: more.
+        if self.resolving(score) {
+            scale *= pct(tm_resolving());
+        } else if mate_plies(score).is_some() || self.jumped {
             scale *= pct(tm_unresolved());
         }
         scale
@@ -477,12 +502,6 @@ fn should_stop(
     if limits.infinite {
         return false;
     }
-    // A single move on the clock is answered at once, or at `ponderhit`
-    // when pondering (a depth, node count or move time asked is searched).
-    let only_move = plan.job.root_moves.len() == 1;
-    if only_move && limits.clock.is_some() && limits.depth.is_none() && limits.nodes.is_none() {
-        return true;
-    }
     if s.shared.ponder.load(Ordering::Relaxed) {
         return false;
     }
@@ -496,10 +515,16 @@ fn should_stop(
     }
     if let (Some(soft), Some(used)) = (plan.time.soft_ms, s.clock_ms()) {
         // A best move that keeps changing, a falling score or a mate still
-        // to be made sure of earns more time; one move that takes most of
-        // the nodes and stays best, less.
+        // to be made sure of earns more time, our mate found on this move
+        // much more; one move that takes most of the nodes and stays best,
+        // less. A single legal move's limit, already short, is kept as it
+        // is (`limits::TimePlan::single_move`).
         let effort = outcome.best.map_or(0, |m| s.effort_permille(m));
-        let scale = clock.scale(stability, effort, depth, mate.is_some());
+        let scale = if plan.time.single_move {
+            1.0
+        } else {
+            clock.scale(stability, effort, depth, outcome.score)
+        };
         if used as f64 >= soft as f64 * scale {
             return true;
         }
@@ -509,6 +534,7 @@ fn should_stop(
 
 #[cfg(test)]
 mod tests {
+    use super::super::MATE;
     use super::*;
 
     fn view(changes: f64, fall_last: i32, fall_iter: i32, jumped: bool) -> ClockView {
@@ -527,33 +553,49 @@ mod tests {
         let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
         let calm = view(0.0, 0, 0, false);
         // Stability alone, with nothing else to say.
-        assert!(close(calm.scale(0, 0, 12, false), pct(tm_stable_0())));
-        assert!(close(calm.scale(7, 0, 12, false), pct(tm_stable_3())));
+        assert!(close(calm.scale(0, 0, 12, 0), pct(tm_stable_0())));
+        assert!(close(calm.scale(7, 0, 12, 0), pct(tm_stable_3())));
         // Changes of best move stretch it.
         let unstable = view(1.5, 0, 0, false);
         let want = pct(tm_stable_3()) * (1.0 + pct(tm_changes_x100()) * 1.5);
-        assert!(close(unstable.scale(3, 0, 12, false), want));
+        assert!(close(unstable.scale(3, 0, 12, 0), want));
         // A falling score stretches it, a rising one shortens it, both
         // within their bounds.
-        let fell = view(0.0, 20, 10, false).scale(3, 0, 12, false);
-        let rose = view(0.0, -20, -10, false).scale(3, 0, 12, false);
+        let fell = view(0.0, 20, 10, false).scale(3, 0, 12, 0);
+        let rose = view(0.0, -20, -10, false).scale(3, 0, 12, 0);
         assert!(fell > pct(tm_stable_3()) && rose < pct(tm_stable_3()));
-        let collapsed = view(0.0, 1000, 1000, false).scale(3, 0, 12, false);
+        let collapsed = view(0.0, 1000, 1000, false).scale(3, 0, 12, 0);
         assert!(close(collapsed, pct(tm_stable_3()) * pct(tm_fall_max())));
-        let soared = view(0.0, -1000, -1000, false).scale(3, 0, 12, false);
+        let soared = view(0.0, -1000, -1000, false).scale(3, 0, 12, 0);
         assert!(close(soared, pct(tm_stable_3()) * pct(tm_fall_min())));
         // One move taking most of the nodes, from depth 10 only.
         let share = tm_effort_share() as u64;
         let base = pct(tm_stable_3());
         assert!(close(
-            calm.scale(3, share, 12, false),
+            calm.scale(3, share, 12, 0),
             base * pct(tm_effort_scale())
         ));
-        assert!(close(calm.scale(3, share, 9, false), base));
-        assert!(close(calm.scale(3, share - 1, 12, false), base));
+        assert!(close(calm.scale(3, share, 9, 0), base));
+        assert!(close(calm.scale(3, share - 1, 12, 0), base));
         // A mate not yet made sure of, or a jump, earns more.
         let more = base * pct(tm_unresolved());
-        assert!(close(calm.scale(3, 0, 12, true), more));
-        assert!(close(view(0.0, 0, 0, true).scale(3, 0, 12, false), more));
+        assert!(close(calm.scale(3, 0, 12, -(MATE - 9)), more));
+        assert!(close(view(0.0, 0, 0, true).scale(3, 0, 12, 0), more));
+        // Our mate found on this move, much more (in place of the above);
+        // one the last search had found already is played out with no more
+        // than any unresolved mate.
+        let resolving = base * pct(tm_resolving());
+        assert!(close(calm.scale(3, 0, 12, MATE - 9), resolving));
+        assert!(close(
+            view(0.0, 0, 0, true).scale(3, 0, 12, MATE - 9),
+            resolving
+        ));
+        assert!(resolving > 2.0 * more);
+        let playing_out = ClockView::new(Some(MATE - 11));
+        assert!(!playing_out.resolving(MATE - 9));
+        assert!(close(playing_out.scale(3, 0, 12, MATE - 9), more));
+        // After the opponent's mate or none, ours is new.
+        assert!(ClockView::new(Some(-(MATE - 8))).resolving(MATE - 9));
+        assert!(ClockView::new(Some(300)).resolving(MATE - 9));
     }
 }

@@ -29,12 +29,65 @@ pub struct Limits {
     pub infinite: bool,
 }
 
+impl Limits {
+    /// Whether the clock alone bounds the search: no depth, node count,
+    /// move time or mate asked, and not an infinite search.
+    pub fn clock_only(&self) -> bool {
+        self.clock.is_some()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.movetime_ms.is_none()
+            && self.mate.is_none()
+            && !self.infinite
+    }
+}
+
 /// Time budget of a search, in milliseconds of clock time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimePlan {
     pub soft_ms: Option<u64>,
     pub hard_ms: Option<u64>,
+    /// The hard limit while our mate, found at the root on this move, is
+    /// not yet made sure of (at least `hard_ms`, within the same cap).
+    pub stretch_ms: Option<u64>,
+    /// A single legal move on the clock alone ([`TimePlan::single_move`]):
+    /// its soft limit is not stretched.
+    pub single_move: bool,
 }
+
+impl TimePlan {
+    /// The plan for a single legal move on the clock: searched
+    /// `SINGLE_MOVE_SOFT_MS` at most (less where the plan gave less), and
+    /// stopped inside an iteration at `SINGLE_MOVE_HARD_MS`.
+    pub fn single_move(self) -> TimePlan {
+        let cap = |ms: Option<u64>, at: u64| ms.map(|ms| ms.min(at));
+        TimePlan {
+            soft_ms: cap(self.soft_ms, SINGLE_MOVE_SOFT_MS),
+            hard_ms: cap(self.hard_ms, SINGLE_MOVE_HARD_MS),
+            stretch_ms: cap(self.stretch_ms, SINGLE_MOVE_HARD_MS),
+            single_move: true,
+        }
+    }
+}
+
+/// The plan of a search over `root_moves` moves: [`plan`]'s, or for a
+/// single move on the clock alone, [`TimePlan::single_move`]'s.
+pub fn plan_for(limits: &Limits, overhead: u64, root_moves: usize) -> TimePlan {
+    let time = plan(limits, overhead);
+    if root_moves == 1 && limits.clock_only() {
+        time.single_move()
+    } else {
+        time
+    }
+}
+
+/// A single legal move is searched no iteration past this (on the clock
+/// alone): long enough to show its score and fill the table for the next
+/// move (a mate in six behind a forced move is seen in about 15 ms), short
+/// enough that the move comes at once...
+const SINGLE_MOVE_SOFT_MS: u64 = 30;
+/// ...and stopped inside an iteration here.
+const SINGLE_MOVE_HARD_MS: u64 = 60;
 
 /// Moves assumed left in a sudden-death game (no `movestogo`): each move
 /// plans on this share of what is left, so a long game (150 moves and more)
@@ -61,8 +114,14 @@ const OVERRUN_TENTHS: u64 = 13;
 const RESERVE_MOVES: u64 = 3;
 /// The hard limit is at most this many times the soft one...
 const HARD_PER_SOFT: u64 = 4;
+/// ...and, while our mate found on this move is not yet made sure of, this
+/// many (the Stockfish family's maximum is about six times its optimum): a
+/// mate first seen at depth 9 or 10 under a fast clock is made sure of (or
+/// shortened) within it where the plain limit would cut it off.
+const STRETCH_PER_SOFT: u64 = 8;
 
-/// Works out the soft and hard limits from the move time or the clock.
+/// Works out the soft, hard and stretched limits from the move time or
+/// the clock.
 ///
 /// `overhead` is what one move may lose to communication; it is kept back
 /// once, from this move's time, not once per move still to play (which on
@@ -80,9 +139,12 @@ pub fn plan(limits: &Limits, overhead: u64) -> TimePlan {
     if let Some(t) = limits.movetime_ms {
         // The whole move time is used: no soft limit ends it early, and
         // the iteration under way when it runs out gives its best move.
+        let hard = Some(t.saturating_sub(overhead).max(1));
         return TimePlan {
             soft_ms: None,
-            hard_ms: Some(t.saturating_sub(overhead).max(1)),
+            hard_ms: hard,
+            stretch_ms: hard,
+            single_move: false,
         };
     }
     let Some(clock) = limits.clock else {
@@ -117,9 +179,12 @@ pub fn plan(limits: &Limits, overhead: u64) -> TimePlan {
     }
     let soft = soft.min(cap).max(1);
     let hard = soft.saturating_mul(HARD_PER_SOFT).min(cap).max(soft);
+    let stretch = soft.saturating_mul(STRETCH_PER_SOFT).min(cap).max(hard);
     TimePlan {
         soft_ms: Some(soft),
         hard_ms: Some(hard),
+        stretch_ms: Some(stretch),
+        single_move: false,
     }
 }
 
@@ -151,10 +216,11 @@ mod tests {
         ] {
             let p = plan(&clock(t, inc, mtg), 30);
             let (soft, hard) = (p.soft_ms.unwrap_or(0), p.hard_ms.unwrap_or(0));
-            assert!(soft <= hard, "{t} {inc} {mtg:?}");
+            let stretch = p.stretch_ms.unwrap_or(0);
+            assert!(soft <= hard && hard <= stretch, "{t} {inc} {mtg:?}");
             assert!(
-                hard <= t.saturating_sub(30).max(1),
-                "{t} {inc} {mtg:?}: hard {hard}"
+                stretch <= t.saturating_sub(30).max(1),
+                "{t} {inc} {mtg:?}: stretch {stretch}"
             );
         }
     }
@@ -169,6 +235,8 @@ mod tests {
         let p = plan(&clock(1000, 0, None), 30);
         assert_eq!(p.soft_ms, Some(22));
         assert_eq!(p.hard_ms, Some(88));
+        // Resolving a mate, up to eight times the soft limit.
+        assert_eq!(p.stretch_ms, Some(176));
         // 5 s + 50 ms: about a fifth of a second per move.
         let p = plan(&clock(5000, 50, None), 30);
         assert!(p.soft_ms.is_some_and(|s| (120..=200).contains(&s)), "{p:?}");
@@ -181,6 +249,7 @@ mod tests {
         let p = plan(&clock(3000, 0, Some(1)), 30);
         assert_eq!(p.soft_ms, Some(690));
         assert_eq!(p.hard_ms, Some(2376));
+        assert_eq!(p.stretch_ms, Some(2376));
     }
 
     #[test]
@@ -192,7 +261,9 @@ mod tests {
                 let t = secs * 1000;
                 let p = plan(&clock(t, inc, None), 30);
                 let (soft, hard) = (p.soft_ms.unwrap_or(0), p.hard_ms.unwrap_or(0));
-                assert!(soft <= hard && hard <= (t - 30) / 3, "{t}+{inc}: {p:?}");
+                let stretch = p.stretch_ms.unwrap_or(0);
+                assert!(soft <= hard && hard <= stretch, "{t}+{inc}: {p:?}");
+                assert!(stretch <= (t - 30) / 3, "{t}+{inc}: {p:?}");
                 if inc == 0 {
                     assert!(soft > last, "{t}: {soft} after {last}");
                     last = soft;
@@ -267,7 +338,59 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(plan(&l, 50).hard_ms, Some(950));
+        assert_eq!(plan(&l, 50).stretch_ms, Some(950));
         let none = Limits::default();
         assert_eq!(plan(&none, 50), TimePlan::default());
+    }
+
+    #[test]
+    fn a_single_move_on_the_clock_alone_gets_a_short_plan() {
+        // A long clock: capped at 30 ms, stopped at 60; with two moves,
+        // the whole plan.
+        let long = clock(60_000, 1000, None);
+        assert!(long.clock_only());
+        assert_eq!(
+            plan_for(&long, 30, 1),
+            TimePlan {
+                soft_ms: Some(30),
+                hard_ms: Some(60),
+                stretch_ms: Some(60),
+                single_move: true,
+            }
+        );
+        let whole = plan(&long, 30);
+        assert!(whole.soft_ms.is_some_and(|s| s > 1000), "{whole:?}");
+        assert_eq!(plan_for(&long, 30, 2), whole);
+        // A 1 s clock's soft limit is already shorter: kept.
+        let p = plan_for(&clock(1000, 0, None), 30, 1);
+        assert_eq!((p.soft_ms, p.hard_ms), (Some(22), Some(60)));
+        // A limit the user set stands: the clock does not bound alone, and
+        // a single move gets the whole plan.
+        for asked in [
+            Limits {
+                depth: Some(4),
+                ..long.clone()
+            },
+            Limits {
+                nodes: Some(1000),
+                ..long.clone()
+            },
+            Limits {
+                movetime_ms: Some(5000),
+                ..long.clone()
+            },
+            Limits {
+                mate: Some(3),
+                ..long.clone()
+            },
+            Limits {
+                infinite: true,
+                ..long.clone()
+            },
+            Limits::default(),
+        ] {
+            assert!(!asked.clock_only(), "{asked:?}");
+            assert_eq!(plan_for(&asked, 30, 1), plan(&asked, 30), "{asked:?}");
+        }
     }
 }

@@ -216,7 +216,10 @@ tunables! {
     //   took at least tm_effort_share per mille of the nodes;
     // - an unresolved root: tm_unresolved / 100 while the score is a mate
     //   that deeper iterations may shorten or refute, or moved more than
-    //   tm_jump centipawns since the last iteration.
+    //   tm_jump centipawns since the last iteration;
+    // - our mate found at the root on this move (the last search had
+    //   none): tm_resolving / 100 in place of tm_unresolved, and the hard
+    //   limit is stretched too (`limits::TimePlan::stretch_ms`).
     tm_stable_0 = 140, 100, 220, 6.0;
     tm_stable_1 = 115, 80, 180, 5.0;
     tm_stable_2 = 100, 60, 150, 5.0;
@@ -230,6 +233,7 @@ tunables! {
     tm_effort_scale = 75, 40, 100, 3.0;
     tm_jump = 100, 30, 300, 10.0;
     tm_unresolved = 130, 100, 200, 5.0;
+    tm_resolving = 800, 150, 1200, 30.0;
 
     // Repetitions are judged with the chase rule (which costs a replay of
     // the cycle) up to this ply, and by checks alone deeper.
