@@ -30,37 +30,23 @@ commit() {
 base=$(commit BASE)
 target=${XDG_CACHE_HOME:-$HOME/.cache}/chariot/experiments/target
 
-# signed MESSAGE: the bench signature a commit message ends with (`Bench:
-# N`), or nothing.
-signed() {
-    sed -n 's/^Bench: *\([0-9][0-9]*\) *$/\1/p' | tail -n 1
-}
-
 # build NAME COMMIT [PATCH]: the engine of COMMIT (with PATCH applied) as
-# bin/NAME, checked against the bench signature of the commit (or of the
-# patch) where it has one: a build that does not match is removed.
+# bin/NAME, checked by scripts/ci/bench_check.sh against the bench
+# signature of the commit (or of the patch, where it states one): a build
+# that does not match is removed.
 build() {
     [ -x "$dir/bin/$1" ] && return
     echo "$name: building $1" >&2
     "$repo/scripts/match/build_at.sh" "$2" "${3:--}" "$target" -p chariot
     mkdir -p "$dir/bin"
     cp "$target/release/chariot" "$dir/bin/$1"
-    local want got
+    local signed=("$2")
     if [ -n "${3:-}" ]; then
-        want=$(sed '/^---$/q' "$3" | signed)
-    else
-        want=$(git -C "$repo" log -1 --format=%B "$2" | signed)
+        signed=(--patch "$3")
     fi
-    got=$("$dir/bin/$1" bench 2>&1 | sed -n 's/^Nodes searched: *//p')
-    if [ -n "$want" ] && [ "$got" != "$want" ]; then
+    if ! "$repo/scripts/ci/bench_check.sh" "$dir/bin/$1" "${signed[@]}" >&2; then
         rm -f "$dir/bin/$1"
-        echo "$name: $1 benches $got nodes where it is signed $want" >&2
         exit 1
-    fi
-    if [ -n "$want" ]; then
-        echo "$name: $1: bench $got, as signed" >&2
-    else
-        echo "$name: $1: bench $got (no signature to check)" >&2
     fi
 }
 build base "$base"
