@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Experiment time4 (issue 72): a decisive gain (a rook or more) found at
-# the root on this move earns the stretch of a new mate, and while either
-# is resolved the plan's shortening factors are set aside. Judged as a
+# Experiment time4 (issue 72): a decisive gain (a rook or more, 500 cp
+# above the last search's score) found at the root on this move earns the
+# stretch of a new mate. Judged as a
 # fix (time3's rule): 600 games at 6 s + 0.06 s against BASE, books off,
 # the wide suite shuffled by seed 168, both colours; it lands unless the
 # whole 95% interval is below zero. Then `scripts/measure/time_use.py
