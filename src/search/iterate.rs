@@ -4,7 +4,7 @@
 
 use super::params::*;
 use super::tt::{score_to_tt, Bound};
-use super::{limits, mate_plies, Info, Job, Outcome, Searcher, INFINITY, RULE_WIN};
+use super::{limits, mate_plies, Info, Job, Outcome, Searcher, INFINITY, MAX_PLY, RULE_WIN};
 use std::sync::atomic::Ordering;
 use xiangqi::types::Move;
 
@@ -199,7 +199,7 @@ pub(super) fn iterate(
     let mut last_scored: Vec<(Move, i32)> = Vec::new();
     let mut stability = 0;
     let mut prev_score = None;
-    let mut clock = ClockView::new(job.tables.last_score());
+    let mut clock = ClockView::new(job.tables.last_score(job.pos.side_to_move()));
     let first_depth = 1 + (helper_id % 2) as u32;
 
     for depth in first_depth..=plan.max_depth {
@@ -314,9 +314,9 @@ pub(super) fn iterate(
                 if should_stop(s, plan, depth, &outcome, stability, &clock) {
                     break;
                 }
-                // Our mate, found on this move and not yet made sure of (or
-                // the search would have stopped), may run on to the
-                // stretched hard limit.
+                // Our mate or decisive gain, found on this move and not yet
+                // made sure of (or the search would have stopped), may run
+                // on to the stretched hard limit.
                 s.hard_ms = if clock.resolving(*score) {
                     plan.time.stretch_ms
                 } else {
@@ -447,15 +447,26 @@ impl ClockView {
         self.jumped = prev_iteration.is_some_and(|p| (score - p).abs() > tm_jump());
     }
 
-    /// Whether `score` is our mate, found on this move (the last search had
-    /// not found one): deeper iterations may still shorten it, and a fast
-    /// clock's limits would cut its proof off a few plies short. A mate the
-    /// last search had found is being played out: a mate in ten or more is
-    /// never made sure of on a fast clock, and stretching every move of it
-    /// would spend most of the clock.
+    /// Whether `score` is our mate, or a decisive gain, found on this move:
+    /// deeper iterations may still shorten the mate, or turn the gain into
+    /// one, and a fast clock's limits would cut its proof off a few plies
+    /// short.
+    /// - A mate is new when the last search had none: one it had found is
+    ///   being played out (a mate in ten or more is never made sure of on a
+    ///   fast clock, and stretching each of its moves would spend most of
+    ///   the clock).
+    /// - A decisive gain is a score of `tm_gain` or more, short of a win by
+    ///   the rules (nothing to resolve there), that jumped by `tm_gain_jump`
+    ///   or more since the last search: a won game whose score drifts about
+    ///   `tm_gain` is not stretched move after move.
     fn resolving(&self, score: i32) -> bool {
         let ours = |s: i32| mate_plies(s).is_some_and(|p| p > 0);
-        ours(score) && !self.last_search.is_some_and(ours)
+        let new_mate = ours(score) && !self.last_search.is_some_and(ours);
+        let new_gain = (tm_gain()..RULE_WIN - MAX_PLY as i32).contains(&score)
+            && self
+                .last_search
+                .is_none_or(|last| score - last >= tm_gain_jump());
+        new_mate || new_gain
     }
 
     /// The factor the soft limit is stretched by after an iteration whose
@@ -472,8 +483,8 @@ impl ClockView {
         if depth >= 10 && effort >= tm_effort_share() as u64 {
             scale *= pct(tm_effort_scale());
         }
-        // Our mate found on this move: much more; any other mate, or a jump
-        // of the score: more.
+        // Our mate or decisive gain found on this move: much more; any other
+        // mate, or a jump of the score: more.
         if self.resolving(score) {
             scale *= pct(tm_resolving());
         } else if mate_plies(score).is_some() || self.jumped {
@@ -515,10 +526,10 @@ fn should_stop(
     }
     if let (Some(soft), Some(used)) = (plan.time.soft_ms, s.clock_ms()) {
         // A best move that keeps changing, a falling score or a mate still
-        // to be made sure of earns more time, our mate found on this move
-        // much more; one move that takes most of the nodes and stays best,
-        // less. A single legal move's limit, already short, is kept as it
-        // is (`limits::TimePlan::single_move`).
+        // to be made sure of earns more time, our mate or decisive gain
+        // found on this move much more; one move that takes most of the
+        // nodes and stays best, less. A single legal move's soft limit,
+        // already short, is kept as it is (`limits::TimePlan::single_move`).
         let effort = outcome.best.map_or(0, |m| s.effort_permille(m));
         let scale = if plan.time.single_move {
             1.0
@@ -594,8 +605,27 @@ mod tests {
         let playing_out = ClockView::new(Some(MATE - 11));
         assert!(!playing_out.resolving(MATE - 9));
         assert!(close(playing_out.scale(3, 0, 12, MATE - 9), more));
-        // After the opponent's mate or none, ours is new.
+        // After the opponent's mate or none, ours is new; after a gain,
+        // ours is new too.
         assert!(ClockView::new(Some(-(MATE - 8))).resolving(MATE - 9));
         assert!(ClockView::new(Some(300)).resolving(MATE - 9));
+        assert!(ClockView::new(Some(tm_gain() + 500)).resolving(MATE - 9));
+        // A decisive gain found on this move, the same: with no search
+        // before, or a jump of tm_gain_jump since the last.
+        assert!(close(calm.scale(3, 0, 12, tm_gain()), resolving));
+        let before = tm_gain() - tm_gain_jump();
+        assert!(ClockView::new(Some(before)).resolving(tm_gain()));
+        assert!(ClockView::new(Some(-(MATE - 8))).resolving(tm_gain()));
+        // A gain drifting up past tm_gain, one the last search had found,
+        // and less than decisive are neither.
+        assert!(!ClockView::new(Some(before + 1)).resolving(tm_gain()));
+        let won = ClockView::new(Some(tm_gain() + 200));
+        assert!(!won.resolving(tm_gain() + 100));
+        assert!(close(won.scale(3, 0, 12, tm_gain() + 100), base));
+        assert!(close(calm.scale(3, 0, 12, tm_gain() - 1), base));
+        // A win by the rules has nothing to resolve: a jump, no more.
+        let rule_win = RULE_WIN - 7;
+        assert!(mate_plies(rule_win).is_none() && !calm.resolving(rule_win));
+        assert!(close(calm.scale(3, 0, 12, rule_win), base));
     }
 }

@@ -47,8 +47,8 @@ impl Limits {
 pub struct TimePlan {
     pub soft_ms: Option<u64>,
     pub hard_ms: Option<u64>,
-    /// The hard limit while our mate, found at the root on this move, is
-    /// not yet made sure of (at least `hard_ms`, within the same cap).
+    /// The hard limit while our mate or decisive gain, found at the root on
+    /// this move, is not yet made sure of (at least `hard_ms`, within the same cap).
     pub stretch_ms: Option<u64>,
     /// A single legal move on the clock alone ([`TimePlan::single_move`]):
     /// its soft limit is not stretched.
@@ -114,10 +114,11 @@ const OVERRUN_TENTHS: u64 = 13;
 const RESERVE_MOVES: u64 = 3;
 /// The hard limit is at most this many times the soft one...
 const HARD_PER_SOFT: u64 = 4;
-/// ...and, while our mate found on this move is not yet made sure of, this
-/// many (the Stockfish family's maximum is about six times its optimum): a
-/// mate first seen at depth 9 or 10 under a fast clock is made sure of (or
-/// shortened) within it where the plain limit would cut it off.
+/// ...and, while our mate or decisive gain found on this move is not yet
+/// made sure of, this many (the Stockfish family's maximum is about six
+/// times its optimum): a mate first seen at depth 9 or 10 under a fast
+/// clock is made sure of (or shortened) within it where the plain limit
+/// would cut it off, and a gain of a rook or more is often found a mate.
 const STRETCH_PER_SOFT: u64 = 8;
 
 /// Works out the soft, hard and stretched limits from the move time or

@@ -38,11 +38,11 @@ pub use threads::search;
 pub use tt::TranspositionTable;
 
 use searcher::Searcher;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tt::Bound;
 use xiangqi::position::Position;
-use xiangqi::types::Move;
+use xiangqi::types::{Color, Move};
 
 /// Score of being mated at the root; mated in `n` plies scores `-(MATE - n)`.
 pub const MATE: i32 = 10_000;
@@ -81,8 +81,9 @@ pub struct Tables {
     pool: pool::Pool,
     /// The score of the last search that completed an iteration (the side
     /// to move's), or `NO_SCORE`: the time plan compares the next one's
-    /// with it.
+    /// with it, when the same side is to move (`last_side`, its index).
     last_score: AtomicI32,
+    last_side: AtomicUsize,
 }
 
 /// `Tables::last_score` before any search, and after a new game.
@@ -95,15 +96,21 @@ impl Tables {
             heuristics: Mutex::new(Vec::new()),
             pool: pool::Pool::default(),
             last_score: AtomicI32::new(NO_SCORE),
+            last_side: AtomicUsize::new(0),
         }
     }
 
-    /// The score of the last search, if any since the last new game.
-    pub(crate) fn last_score(&self) -> Option<i32> {
-        Some(self.last_score.load(Ordering::Relaxed)).filter(|&s| s != NO_SCORE)
+    /// The score of the last search, if any since the last new game, when
+    /// `side` was to move in it too (a search for the other side, such as
+    /// a hint or an analysis between moves, says nothing of ours).
+    pub(crate) fn last_score(&self, side: Color) -> Option<i32> {
+        let same_side = self.last_side.load(Ordering::Relaxed) == side.index();
+        Some(self.last_score.load(Ordering::Relaxed)).filter(|&s| s != NO_SCORE && same_side)
     }
 
-    pub(crate) fn set_last_score(&self, score: i32) {
+    /// Records a search's score, from the view of `side`, its side to move.
+    pub(crate) fn set_last_score(&self, score: i32, side: Color) {
+        self.last_side.store(side.index(), Ordering::Relaxed);
         self.last_score.store(score, Ordering::Relaxed);
     }
 

@@ -218,8 +218,10 @@ tunables! {
     //   that deeper iterations may shorten or refute, or moved more than
     //   tm_jump centipawns since the last iteration;
     // - our mate found at the root on this move (the last search had
-    //   none): tm_resolving / 100 in place of tm_unresolved, and the hard
-    //   limit is stretched too (`limits::TimePlan::stretch_ms`).
+    //   none), or a decisive gain (a score of tm_gain or more, short of a
+    //   win by the rules, at least tm_gain_jump above the last search's):
+    //   tm_resolving / 100 in place of tm_unresolved, and the hard limit
+    //   is stretched too (`limits::TimePlan::stretch_ms`).
     tm_stable_0 = 140, 100, 220, 6.0;
     tm_stable_1 = 115, 80, 180, 5.0;
     tm_stable_2 = 100, 60, 150, 5.0;
@@ -234,6 +236,8 @@ tunables! {
     tm_jump = 100, 30, 300, 10.0;
     tm_unresolved = 130, 100, 200, 5.0;
     tm_resolving = 800, 150, 1200, 30.0;
+    tm_gain = 1000, 400, 3000, 100.0;
+    tm_gain_jump = 500, 100, 2000, 50.0;
 
     // Repetitions are judged with the chase rule (which costs a replay of
     // the cycle) up to this ply, and by checks alone deeper.

@@ -93,7 +93,7 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
     outcome.nodes = outcome.nodes.max(total_nodes.load(Ordering::Relaxed));
     // The next search's time plan compares its score with this one's.
     if outcome.depth > 0 {
-        tables.set_last_score(outcome.score);
+        tables.set_last_score(outcome.score, job.pos.side_to_move());
     }
     outcome
 }
