@@ -3,7 +3,10 @@
 //! thread between the moves of a game, and the killer moves kept per ply in
 //! the search stack.
 
-use super::params::{history_bonus_base, history_bonus_cap, history_bonus_per_depth, history_max};
+use super::params::{
+    history_bonus_base, history_bonus_cap, history_bonus_per_depth, history_max, prior_early_malus,
+    prior_early_moves, prior_fail_low_late_pct, prior_fail_low_pct, prior_late_moves,
+};
 use super::Searcher;
 use xiangqi::types::{Move, Piece, SQUARES};
 
@@ -61,6 +64,13 @@ impl Heuristics {
                 *h = gravity(i32::from(*h), bonus) as i16;
             }
         }
+    }
+
+    /// Both updates of the move with key `i`: its history and its
+    /// continuation history after the moves of the rows `cont`.
+    fn update_quiet(&mut self, cont: Continuations, i: usize, bonus: i32) {
+        self.update_history(i, bonus);
+        self.update_continuation(cont, i, bonus);
     }
 
     /// A quiet move's ordering score: its history plus its continuation
@@ -144,19 +154,13 @@ impl Searcher<'_> {
     /// A quiet move refuted this node: reward it, punish the quiet moves tried
     /// before it, and remember it as killer and counter-move.
     pub(super) fn reward_quiet(&mut self, ply: usize, m: Move, tried: &[Move], depth: i32) {
-        // Never below 0: a tuning build may set the base above one ply's
-        // worth, and a refutation is not to be punished. The cap is at least
-        // 512 (its range, enforced by set_tunable), so the bounds are ordered.
-        let bonus = (history_bonus_per_depth() * depth - history_bonus_base())
-            .clamp(0, history_bonus_cap());
+        let bonus = quiet_bonus(depth);
         let cont = self.continuations(ply);
         let i = self.history_index(m);
-        self.h.update_history(i, bonus);
-        self.h.update_continuation(cont, i, bonus);
+        self.h.update_quiet(cont, i, bonus);
         for &q in tried {
             let i = self.history_index(q);
-            self.h.update_history(i, -bonus);
-            self.h.update_continuation(cont, i, -bonus);
+            self.h.update_quiet(cont, i, -bonus);
         }
         let k = &mut self.stack[ply].killers;
         if k[0] != m {
@@ -169,6 +173,71 @@ impl Searcher<'_> {
             }
         }
     }
+
+    /// The hash move cut this node off without a search (a lower bound at
+    /// or above beta): when it is a quiet move of the side to move, its
+    /// history and continuation history earn a refutation's bonus, as if it
+    /// had been searched. And the quiet move into this node, one of the
+    /// parent's first few, is marked down in the parent's continuation rows:
+    /// its reply was already known.
+    pub(super) fn reward_hash_cut(&mut self, ply: usize, m: Move, depth: i32) {
+        if m.is_null() {
+            return;
+        }
+        if self.pos.is_pseudo_legal(m) && !self.pos.is_capture(m) {
+            let bonus = quiet_bonus(depth);
+            let cont = self.continuations(ply);
+            let i = self.history_index(m);
+            self.h.update_quiet(cont, i, bonus);
+        }
+        if let Some(parent) = ply.checked_sub(1) {
+            let prev = self.stack[parent];
+            if !prev.mv.is_null()
+                && !prev.capture
+                && prev.move_count <= prior_early_moves() as usize
+            {
+                let cont = self.continuations(parent);
+                self.h.update_continuation(
+                    cont,
+                    move_key(prev.piece, prev.mv),
+                    -prior_early_malus(),
+                );
+            }
+        }
+    }
+
+    /// No move raised alpha at this node: the quiet move into it refuted
+    /// it, so it earns part of a refutation's bonus in the parent's history
+    /// and continuation rows (all of it when it came late in the parent's
+    /// order, where it was least expected).
+    pub(super) fn reward_prior_quiet(&mut self, ply: usize, depth: i32) {
+        let Some(parent) = ply.checked_sub(1) else {
+            return;
+        };
+        let prev = self.stack[parent];
+        if prev.mv.is_null() || prev.capture {
+            return;
+        }
+        let pct = if prev.move_count > prior_late_moves() as usize {
+            prior_fail_low_late_pct()
+        } else {
+            prior_fail_low_pct()
+        };
+        let bonus = quiet_bonus(depth) * pct / 100;
+        let cont = self.continuations(parent);
+        let i = move_key(prev.piece, prev.mv);
+        self.h.update_quiet(cont, i, bonus);
+    }
+}
+
+/// A quiet refutation's history bonus at `depth`: linear in depth, within
+/// [0, history_bonus_cap()]. Never below 0: a tuning build may set the base
+/// above one ply's worth, and a refutation is not to be punished. The cap is
+/// at least 512 (its range, enforced by set_tunable), so the bounds are
+/// ordered.
+#[inline(always)]
+pub(super) fn quiet_bonus(depth: i32) -> i32 {
+    (history_bonus_per_depth() * depth - history_bonus_base()).clamp(0, history_bonus_cap())
 }
 
 #[cfg(test)]

@@ -77,7 +77,6 @@ impl Searcher<'_> {
     ) -> Option<RootResult> {
         let alpha_at_entry = alpha;
         let in_check = self.pos.in_check();
-        self.root_depth = depth;
         if !self.enter(0, in_check) {
             return None;
         }
@@ -87,6 +86,7 @@ impl Searcher<'_> {
         for (i, &m) in moves.iter().enumerate() {
             let nodes_before = self.nodes;
             let capture = self.pos.is_capture(m);
+            self.stack[0].move_count = i + 1;
             let gives_check = self.play(m, 0);
             let score = if i == 0 {
                 -self.negamax(depth - 1, -beta, -alpha, 1, gives_check, false)
@@ -204,6 +204,9 @@ pub(super) fn iterate(
 
     for depth in first_depth..=plan.max_depth {
         s.seldepth = 0;
+        // The iteration's depth, even where an aspiration pass searches
+        // shallower.
+        s.root_depth = depth as i32;
         let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
         let mut remaining = root_order.clone();
         let mut scored_all = Vec::new();
@@ -350,13 +353,22 @@ fn aspiration(
     let Some(center) = prev.filter(|_| use_window) else {
         return s.search_root(moves, depth, -INFINITY, INFINITY, margin, keep);
     };
-    let mut delta = aspiration_delta();
+    // Wider where the score is larger: it moves more between iterations.
+    let mut delta = aspiration_delta() + center * center / aspiration_sq_div();
+    if delta > aspiration_max_delta() {
+        return s.search_root(moves, depth, -INFINITY, INFINITY, 0, keep);
+    }
     let (mut alpha, mut beta) = (center - delta, center + delta);
     // The last pass that failed high since the last fail low: its move is
     // better than the window, which a stopped re-search may not yet show.
     let mut high: Option<RootResult> = None;
+    // Fail highs since the last fail low: each re-search after one is a ply
+    // shallower, to confirm the better line sooner (the next iteration
+    // searches it at full depth).
+    let mut failed_high = 0;
     loop {
-        let Some(r) = s.search_root(moves, depth, alpha, beta, 0, keep) else {
+        let pass_depth = (depth - failed_high).max(1);
+        let Some(r) = s.search_root(moves, pass_depth, alpha, beta, 0, keep) else {
             return high.map(|h| RootResult {
                 unfinished: true,
                 ..h
@@ -375,9 +387,17 @@ fn aspiration(
             beta = (alpha + beta) / 2;
             alpha = (r.score - delta).max(-INFINITY);
             high = None;
+            failed_high = 0;
             Bound::Upper
         } else if r.score >= beta {
             beta = (r.score + delta).min(INFINITY);
+            // Not once a pass finds a win (a shallower one may not see
+            // it), nor in a search without reductions.
+            if r.score >= RULE_WIN {
+                failed_high = 0;
+            } else if s.selectivity.null_move_and_reductions {
+                failed_high += 1;
+            }
             Bound::Lower
         } else {
             return Some(r);

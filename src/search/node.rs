@@ -80,6 +80,9 @@ impl Searcher<'_> {
                 Bound::Upper => score <= alpha,
             };
             if !pv_node && e.depth as i32 >= depth && fits && excluded.is_null() {
+                if score >= beta {
+                    self.reward_hash_cut(ply, tt_move, depth);
+                }
                 return score;
             }
         }
@@ -219,6 +222,8 @@ impl Searcher<'_> {
             } else {
                 0
             };
+            // Set after the singular search, which counts its own moves here.
+            self.stack[ply].move_count = move_count;
             let gives_check = self.play(m, ply);
             // Step 14. Principal variation search with late-move reductions.
             let new_depth = depth - 1 + extension;
@@ -322,9 +327,12 @@ impl Searcher<'_> {
             };
         }
 
-        // Step 15. Learn from a quiet refutation.
+        // Step 15. Learn from a quiet refutation, or from a fail low: the
+        // quiet move into this node refuted it.
         if best >= beta && !self.pos.is_capture(best_move) {
             self.reward_quiet(ply, best_move, &quiets, depth);
+        } else if best_move.is_null() && excluded.is_null() {
+            self.reward_prior_quiet(ply, depth);
         }
 
         // Step 16. Remember the result (not a search's that left a move out).
@@ -540,7 +548,7 @@ fn bound_of(best: i32, alpha_orig: i32, beta: i32) -> Bound {
 
 #[cfg(test)]
 mod tests {
-    use super::super::history::Heuristics;
+    use super::super::history::{quiet_bonus, Heuristics};
     use super::super::tt::TranspositionTable;
     use super::super::{Shared, SEARCH_STACK};
     use super::*;
@@ -671,5 +679,112 @@ mod tests {
             s.negamax(1, -INFINITY, INFINITY, 0, false, false)
         });
         assert_eq!(score, MATE - 1);
+    }
+
+    /// What a move's ordering score is at `ply` (its history plus its
+    /// continuation history there), for the learning tests below.
+    fn order_at(s: &Searcher<'_>, ply: usize, m: Move) -> i32 {
+        let piece = s.pos.piece_at(m.from());
+        s.h.quiet_score(piece, m, s.continuations(ply))
+    }
+
+    /// Plays the moves of `line` from the root, each as its node's move
+    /// number given beside it.
+    fn play_line(s: &mut Searcher<'_>, line: &[(&str, usize)]) {
+        for (ply, &(uci, number)) in line.iter().enumerate() {
+            play_from(s, ply, uci, number);
+        }
+    }
+
+    /// Three plies from the start: by ply 2 both continuation rows are a
+    /// move's (at the root and at ply 1 some are of no move, never written).
+    /// Then Black's cannon b7 can take the horse on b0 over Red's cannon.
+    const LINE: [&str; 3] = ["h0g2", "h9g7", "c3c4"];
+
+    /// What the move into ply 3 (LINE's last, Red's, played as the parent's
+    /// move `number`) gains in the parent's tables when ply 3 fails low.
+    fn fail_low_gain(number: usize) -> i32 {
+        with_searcher(Position::startpos(), move |_, s| {
+            play_line(s, &[(LINE[0], 1), (LINE[1], 1)]);
+            let m = s.pos.parse_move(LINE[2]).expect("test move");
+            let before = order_at(s, 2, m);
+            play_from(s, 2, LINE[2], number);
+            s.reward_prior_quiet(3, 6);
+            s.pos.unmake_move();
+            order_at(s, 2, m) - before
+        })
+    }
+
+    /// Plays `uci` from `ply` as the node's move `number`.
+    fn play_from(s: &mut Searcher<'_>, ply: usize, uci: &str, number: usize) {
+        let m = s.pos.parse_move(uci).expect("test move");
+        s.stack[ply].move_count = number;
+        s.play(m, ply);
+    }
+
+    #[test]
+    fn a_fail_low_rewards_the_quiet_move_into_it_more_when_it_came_late() {
+        // Its history and both continuation rows, each from 0.
+        let share = |pct: i32| 3 * (quiet_bonus(6) * pct / 100);
+        let last_early = prior_late_moves() as usize;
+        assert_eq!(fail_low_gain(1), share(prior_fail_low_pct()));
+        assert_eq!(fail_low_gain(last_early), share(prior_fail_low_pct()));
+        assert_eq!(
+            fail_low_gain(last_early + 1),
+            share(prior_fail_low_late_pct())
+        );
+        assert!(share(prior_fail_low_pct()) > 0);
+        assert!(share(prior_fail_low_late_pct()) > share(prior_fail_low_pct()));
+        // A capture into the node earns nothing: it is not a quiet move.
+        let capture_gain = with_searcher(Position::startpos(), |_, s| {
+            play_line(s, &[("h0g2", 1), ("h9g7", 1)]);
+            let m = s.pos.parse_move("b2b9").expect("test move");
+            let before = order_at(s, 2, m);
+            play_from(s, 2, "b2b9", 12);
+            s.reward_prior_quiet(3, 6);
+            s.pos.unmake_move();
+            order_at(s, 2, m) - before
+        });
+        assert_eq!(capture_gain, 0);
+    }
+
+    /// At ply 3 (Black to move, after LINE with its last move played as the
+    /// parent's move `number`), the hash move `hash` cuts the node off:
+    /// what `hash` gains there, and what LINE's last move loses at ply 2.
+    fn hash_cut(number: usize, hash: &'static str) -> (i32, i32) {
+        with_searcher(Position::startpos(), move |_, s| {
+            play_line(s, &[(LINE[0], 1), (LINE[1], 1)]);
+            let into = s.pos.parse_move(LINE[2]).expect("test move");
+            // Parsed where it is legal: Red's moves are not Black's.
+            let red = s.pos.parse_move(hash).ok();
+            let into_before = order_at(s, 2, into);
+            play_from(s, 2, LINE[2], number);
+            let m = red.unwrap_or_else(|| s.pos.parse_move(hash).expect("test move"));
+            let hash_before = order_at(s, 3, m);
+            s.reward_hash_cut(3, m, 6);
+            let gain = order_at(s, 3, m) - hash_before;
+            s.pos.unmake_move();
+            (gain, into_before - order_at(s, 2, into))
+        })
+    }
+
+    #[test]
+    fn a_hash_cut_rewards_a_quiet_hash_move_and_marks_down_an_early_move_into_it() {
+        let last_early = prior_early_moves() as usize;
+        // Black's horse: its history and both continuation rows earn a
+        // refutation's bonus; Red's move in, one of the first few, loses
+        // the malus in both of the parent's continuation rows.
+        assert_eq!(
+            hash_cut(1, "b9c7"),
+            (3 * quiet_bonus(6), 2 * prior_early_malus())
+        );
+        assert_eq!(hash_cut(last_early, "b9c7").1, 2 * prior_early_malus());
+        assert_eq!(hash_cut(last_early + 1, "b9c7"), (3 * quiet_bonus(6), 0));
+        // Red's cannon offered as Black's hash move (a key collision) is
+        // not Black's to play, and Black's capture is not a quiet move: no
+        // reward, though the move in is still marked down.
+        assert_eq!(hash_cut(1, "b2e2"), (0, 2 * prior_early_malus()));
+        assert_eq!(hash_cut(1, "b7b0"), (0, 2 * prior_early_malus()));
+        assert!(quiet_bonus(6) > 0 && prior_early_malus() > 0);
     }
 }

@@ -192,6 +192,18 @@ tunables! {
     history_bonus_per_depth = 192, 32, 512, 16.0;
     history_bonus_base = 96, 0, 400, 16.0;
     history_bonus_cap = 3072, 512, 8192, 200.0;
+    // A quiet hash move that cuts a node off without a search earns a
+    // refutation's bonus; the quiet move into that node, when it was among
+    // the parent's first prior_early_moves, loses prior_early_malus of its
+    // continuation history. A node where no move raised alpha gives the
+    // quiet move into it prior_fail_low_pct per cent of a refutation's
+    // bonus, prior_fail_low_late_pct when it was the parent's move number
+    // prior_late_moves + 1 or later.
+    prior_early_moves = 3, 1, 8, 0.5;
+    prior_early_malus = 1024, 0, 4096, 150.0;
+    prior_late_moves = 8, 2, 20, 1.0;
+    prior_fail_low_pct = 50, 0, 200, 10.0;
+    prior_fail_low_late_pct = 100, 0, 300, 15.0;
 
     // Aspiration windows: from depth aspiration_min_depth, a window of
     // +-aspiration_delta around the last score, growing by half plus
@@ -201,6 +213,10 @@ tunables! {
     aspiration_delta = 25, 5, 80, 3.0;
     aspiration_growth = 10, 0, 50, 3.0;
     aspiration_max_delta = 1000, 200, 3000, 100.0;
+    // The window is wider by the last score squared / aspiration_sq_div;
+    // after a fail high, the next pass is a ply shallower for each fail
+    // high since the last fail low.
+    aspiration_sq_div = 10000, 2000, 50000, 1500.0;
 
     // Time: after each iteration, the main thread stops once the clock has
     // run past the soft limit times the product of

@@ -22,6 +22,11 @@ pub(super) struct Frame {
     /// The move played from this ply, and the piece that made it.
     pub mv: Move,
     pub piece: Piece,
+    /// Whether that move took a piece.
+    pub capture: bool,
+    /// How many moves this ply's node has played so far (that move's
+    /// number, from 1; left as it was by the quiescence search).
+    pub move_count: usize,
     pub killers: [Move; 2],
     /// The move a singular-extension search leaves out here (`Move::NULL`
     /// in every other search).
@@ -39,6 +44,8 @@ impl Default for Frame {
             eval: -INFINITY,
             mv: Move::NULL,
             piece: Piece::NONE,
+            capture: false,
+            move_count: 0,
             killers: [Move::NULL; 2],
             excluded: Move::NULL,
             reduction: 0,
@@ -227,6 +234,7 @@ impl<'a> Searcher<'a> {
     pub fn play(&mut self, m: Move, ply: usize) -> bool {
         self.stack[ply].mv = m;
         self.stack[ply].piece = self.pos.piece_at(m.from());
+        self.stack[ply].capture = self.pos.is_capture(m);
         self.pos.make_move(m);
         self.tt.prefetch(self.pos.key());
         if let Some(change) = self.pos.last_change() {
