@@ -190,18 +190,9 @@ impl Searcher<'_> {
             let i = self.history_index(m);
             self.h.update_quiet(cont, i, bonus);
         }
-        if let Some(parent) = ply.checked_sub(1) {
-            let prev = self.stack[parent];
-            if !prev.mv.is_null()
-                && !prev.capture
-                && prev.move_count <= prior_early_moves() as usize
-            {
-                let cont = self.continuations(parent);
-                self.h.update_continuation(
-                    cont,
-                    move_key(prev.piece, prev.mv),
-                    -prior_early_malus(),
-                );
+        if let Some((cont, key, number)) = self.quiet_move_into(ply) {
+            if number <= prior_early_moves() as usize {
+                self.h.update_continuation(cont, key, -prior_early_malus());
             }
         }
     }
@@ -211,22 +202,31 @@ impl Searcher<'_> {
     /// and continuation rows (all of it when it came late in the parent's
     /// order, where it was least expected).
     pub(super) fn reward_prior_quiet(&mut self, ply: usize, depth: i32) {
-        let Some(parent) = ply.checked_sub(1) else {
+        let Some((cont, key, number)) = self.quiet_move_into(ply) else {
             return;
         };
-        let prev = self.stack[parent];
-        if prev.mv.is_null() || prev.capture {
-            return;
-        }
-        let pct = if prev.move_count > prior_late_moves() as usize {
+        let pct = if number > prior_late_moves() as usize {
             prior_fail_low_late_pct()
         } else {
             prior_fail_low_pct()
         };
-        let bonus = quiet_bonus(depth) * pct / 100;
-        let cont = self.continuations(parent);
-        let i = move_key(prev.piece, prev.mv);
-        self.h.update_quiet(cont, i, bonus);
+        self.h
+            .update_quiet(cont, key, quiet_bonus(depth) * pct / 100);
+    }
+
+    /// The quiet move into `ply` (none at the root, after a null move or a
+    /// capture): the parent's continuation rows, the move's key, and its
+    /// number in the parent's order.
+    fn quiet_move_into(&self, ply: usize) -> Option<(Continuations, usize, usize)> {
+        let parent = ply.checked_sub(1)?;
+        let prev = &self.stack[parent];
+        (!prev.mv.is_null() && !prev.capture).then(|| {
+            (
+                self.continuations(parent),
+                move_key(prev.piece, prev.mv),
+                prev.move_count,
+            )
+        })
     }
 }
 

@@ -350,14 +350,20 @@ fn aspiration(
     let keep = plan.use_unfinished;
     let use_window =
         depth >= aspiration_min_depth() && margin == 0 && prev.is_some_and(|p| p.abs() < RULE_WIN);
-    let Some(center) = prev.filter(|_| use_window) else {
+    // Wider where the score is larger: it moves more between iterations
+    // (open at once where that is past the limit).
+    let window = prev
+        .filter(|_| use_window)
+        .map(|center| {
+            (
+                center,
+                aspiration_delta() + center * center / aspiration_sq_div(),
+            )
+        })
+        .filter(|&(_, delta)| delta <= aspiration_max_delta());
+    let Some((center, mut delta)) = window else {
         return s.search_root(moves, depth, -INFINITY, INFINITY, margin, keep);
     };
-    // Wider where the score is larger: it moves more between iterations.
-    let mut delta = aspiration_delta() + center * center / aspiration_sq_div();
-    if delta > aspiration_max_delta() {
-        return s.search_root(moves, depth, -INFINITY, INFINITY, 0, keep);
-    }
     let (mut alpha, mut beta) = (center - delta, center + delta);
     // The last pass that failed high since the last fail low: its move is
     // better than the window, which a stopped re-search may not yet show.

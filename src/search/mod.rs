@@ -38,7 +38,7 @@ pub use threads::search;
 pub use tt::TranspositionTable;
 
 use searcher::Searcher;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex};
 use tt::Bound;
 use xiangqi::position::Position;
@@ -79,15 +79,12 @@ pub struct Tables {
     heuristics: Mutex<Vec<Heuristics>>,
     /// The helper threads, which search with these tables.
     pool: pool::Pool,
-    /// The score of the last search that completed an iteration (the side
-    /// to move's), or `NO_SCORE`: the time plan compares the next one's
-    /// with it, when the same side is to move (`last_side`, its index).
-    last_score: AtomicI32,
-    last_side: AtomicUsize,
+    /// The score of the last search that completed an iteration, and its
+    /// side to move (whose view the score is), if any since the last new
+    /// game: the time plan compares the next one's with it, when the same
+    /// side is to move.
+    last_score: Mutex<Option<(i32, Color)>>,
 }
-
-/// `Tables::last_score` before any search, and after a new game.
-const NO_SCORE: i32 = i32::MIN;
 
 impl Tables {
     pub fn new(hash_mb: usize) -> Tables {
@@ -95,8 +92,7 @@ impl Tables {
             tt: TranspositionTable::new(hash_mb),
             heuristics: Mutex::new(Vec::new()),
             pool: pool::Pool::default(),
-            last_score: AtomicI32::new(NO_SCORE),
-            last_side: AtomicUsize::new(0),
+            last_score: Mutex::new(None),
         }
     }
 
@@ -104,20 +100,19 @@ impl Tables {
     /// `side` was to move in it too (a search for the other side, such as
     /// a hint or an analysis between moves, says nothing of ours).
     pub(crate) fn last_score(&self, side: Color) -> Option<i32> {
-        let same_side = self.last_side.load(Ordering::Relaxed) == side.index();
-        Some(self.last_score.load(Ordering::Relaxed)).filter(|&s| s != NO_SCORE && same_side)
+        let last = *self.last_score.lock().unwrap_or_else(|p| p.into_inner());
+        last.filter(|&(_, s)| s == side).map(|(score, _)| score)
     }
 
     /// Records a search's score, from the view of `side`, its side to move.
     pub(crate) fn set_last_score(&self, score: i32, side: Color) {
-        self.last_side.store(side.index(), Ordering::Relaxed);
-        self.last_score.store(score, Ordering::Relaxed);
+        *self.last_score.lock().unwrap_or_else(|p| p.into_inner()) = Some((score, side));
     }
 
     /// Forgets everything learnt (a new game).
     pub fn clear(&self) {
         self.tt.clear();
-        self.last_score.store(NO_SCORE, Ordering::Relaxed);
+        *self.last_score.lock().unwrap_or_else(|p| p.into_inner()) = None;
         self.heuristics
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
