@@ -3,6 +3,7 @@
 //! thread between the moves of a game, and the killer moves kept per ply in
 //! the search stack.
 
+use super::correction::CorrectionHistory;
 use super::params::{
     history_bonus_base, history_bonus_cap, history_bonus_per_depth, history_max, prior_early_malus,
     prior_early_moves, prior_fail_low_late_pct, prior_fail_low_pct, prior_late_moves,
@@ -14,7 +15,8 @@ use xiangqi::types::{Move, Piece, SQUARES};
 /// game: history scores and counter-moves, both by moving piece and
 /// destination, and continuation history: how a quiet move fared after
 /// each move one and two plies before it (both moves by piece and
-/// destination).
+/// destination); and, beside them, the static evaluation's correction
+/// history.
 pub struct Heuristics {
     history: Vec<i32>,
     counters: Vec<Move>,
@@ -22,6 +24,8 @@ pub struct Heuristics {
     /// then the quiet move's key; the last row (`NO_CONTINUATION`) stands
     /// for no earlier move and stays zero.
     continuation: Vec<i16>,
+    /// What the static evaluation's errors have been (`correction`).
+    pub(super) correction: CorrectionHistory,
 }
 
 /// Entries of a history table: one per piece (16 codes) and destination.
@@ -46,6 +50,7 @@ impl Heuristics {
             history: vec![0; MOVE_KEYS],
             counters: vec![Move::NULL; MOVE_KEYS],
             continuation: vec![0; (MOVE_KEYS + 1) * MOVE_KEYS],
+            correction: CorrectionHistory::new(),
         }
     }
 

@@ -18,6 +18,7 @@
 //! - `params`: every tunable of the above;
 //! - `see`, `tt`, `limits`: exchange evaluation, the hash table, time limits.
 
+mod correction;
 mod history;
 mod iterate;
 pub mod limits;

@@ -87,11 +87,16 @@ impl Searcher<'_> {
             }
         }
 
-        // Step 5. Static evaluation.
-        let eval = match entry {
+        // Step 5. Static evaluation (the table keeps it uncorrected).
+        let raw_eval = match entry {
             _ if in_check => -INFINITY,
             Some(e) => e.eval,
             None => self.static_eval(ply),
+        };
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(ply, raw_eval)
         };
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
@@ -335,14 +340,30 @@ impl Searcher<'_> {
             self.reward_prior_quiet(ply, depth);
         }
 
-        // Step 16. Remember the result (not a search's that left a move out).
+        // Step 16. Learn the static evaluation's error where the search
+        // proved it (above it with a best move, below it without one),
+        // unless the best move is a capture; and remember the result (not
+        // a search's that left a move out).
         if excluded.is_null() {
+            let raised = !best_move.is_null();
+            if !in_check
+                && best.abs() < RULE_WIN
+                && (best > eval) == raised
+                && !(raised && self.pos.is_capture(best_move))
+            {
+                let per_128 = if raised {
+                    corr_bonus_raised()
+                } else {
+                    corr_bonus_failed()
+                };
+                self.learn_correction(ply, (best - eval) * depth * per_128 / 128);
+            }
             let bound = bound_of(best, alpha_orig, beta);
             self.tt.store(
                 key,
                 best_move,
                 score_to_tt(best, ply),
-                eval,
+                raw_eval,
                 depth as u32,
                 bound,
             );
@@ -417,15 +438,17 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let eval;
+        let (raw_eval, eval);
         let mut best;
         if in_check {
             // Every evasion, not just captures; none is mate (below).
-            eval = -INFINITY;
+            (raw_eval, eval) = (-INFINITY, -INFINITY);
             best = -INFINITY;
         } else {
-            // Stand pat: the side to move may decline every capture.
-            eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
+            // Stand pat: the side to move may decline every capture (at
+            // the corrected evaluation; the table keeps it uncorrected).
+            raw_eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
+            eval = self.corrected_eval(ply, raw_eval);
             best = eval;
             if best >= beta {
                 return best;
@@ -487,7 +510,7 @@ impl Searcher<'_> {
         }
         let bound = bound_of(best, alpha_orig, beta);
         self.tt
-            .store(key, best_move, score_to_tt(best, ply), eval, 0, bound);
+            .store(key, best_move, score_to_tt(best, ply), raw_eval, 0, bound);
         best
     }
 }
@@ -786,5 +809,21 @@ mod tests {
         assert_eq!(hash_cut(1, "b2e2"), (0, 2 * prior_early_malus()));
         assert_eq!(hash_cut(1, "b7b0"), (0, 2 * prior_early_malus()));
         assert!(quiet_bonus(6) > 0 && prior_early_malus() > 0);
+    }
+
+    #[test]
+    fn the_correction_moves_the_evaluation_and_the_table_keeps_it_raw() {
+        let score = with_searcher(Position::startpos(), |tt, s| {
+            let raw = s.static_eval(0);
+            for _ in 0..20 {
+                s.learn_correction(0, 1000);
+            }
+            assert!(s.corrected_eval(0, raw) > raw + 50);
+            let score = s.negamax(3, -INFINITY, INFINITY, 0, false, false);
+            let entry = tt.probe(s.pos.key()).expect("the root's entry");
+            assert_eq!(entry.eval, raw, "stored corrected");
+            score
+        });
+        assert!(score.abs() < RULE_WIN);
     }
 }

@@ -205,6 +205,18 @@ tunables! {
     prior_fail_low_pct = 50, 0, 200, 10.0;
     prior_fail_low_late_pct = 100, 0, 300, 15.0;
 
+    // Correction history (correction.rs): the static evaluation is
+    // corrected by corr_pawn_weight times its pawns' entry,
+    // corr_minor_weight times its horses' and cannons', corr_non_pawn_weight
+    // times each side's pieces' other than pawns, over 131,072. A node's search teaches
+    // them (best - eval) * depth * corr_bonus_raised / 128 where a move
+    // raised alpha, corr_bonus_failed / 128 where none did.
+    corr_pawn_weight = 4500, 0, 12000, 500.0;
+    corr_minor_weight = 3800, 0, 12000, 500.0;
+    corr_non_pawn_weight = 8200, 0, 16000, 800.0;
+    corr_bonus_raised = 12, 0, 40, 2.0;
+    corr_bonus_failed = 17, 0, 40, 2.0;
+
     // Aspiration windows: from depth aspiration_min_depth, a window of
     // +-aspiration_delta around the last score, growing by half plus
     // aspiration_growth on each failure, and open once wider than

@@ -1,7 +1,8 @@
 //! The helper threads of Lazy SMP, started on the first search that wants
 //! them and kept with the tables (a new game or hash size starts them
 //! afresh): a `go` hands each helper its task and waits for its result,
-//! and spawns nothing. Each helper keeps its own move-ordering tables.
+//! and spawns nothing. Each helper keeps its own move-ordering and
+//! correction tables.
 
 use super::history::Heuristics;
 use super::iterate::{iterate, Plan};

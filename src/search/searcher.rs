@@ -1,11 +1,12 @@
 //! One search thread's state: the position, the current line (a stack of
 //! frames), the principal variation, and node counting.
 
+use super::correction::CorrectionKeys;
 use super::history::Heuristics;
 use super::params::{reductions, Reductions, LMR_TABLE};
 use super::rules::history_checks;
 use super::tt::TranspositionTable;
-use super::{Selectivity, Shared, INFINITY, MAX_PLY};
+use super::{Selectivity, Shared, INFINITY, MAX_PLY, RULE_WIN};
 use crate::eval::nnue::{Accumulator, Network};
 use crate::eval::{evaluate, evaluate_knowing, EvalState, Knowledge};
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -17,7 +18,7 @@ use xiangqi::types::{Move, Piece};
 /// Per-ply state of the current line.
 #[derive(Clone, Copy)]
 pub(super) struct Frame {
-    /// Static evaluation (`-INFINITY` in check).
+    /// Static evaluation, corrected (`-INFINITY` in check).
     pub eval: i32,
     /// The move played from this ply, and the piece that made it.
     pub mv: Move,
@@ -36,6 +37,9 @@ pub(super) struct Frame {
     pub reduction: i32,
     /// The evaluator's incremental state of the position at this ply.
     pub state: EvalState,
+    /// The keys of the position's parts that its correction history is
+    /// kept by.
+    pub correction_keys: CorrectionKeys,
 }
 
 impl Default for Frame {
@@ -50,6 +54,7 @@ impl Default for Frame {
             excluded: Move::NULL,
             reduction: 0,
             state: EvalState::default(),
+            correction_keys: CorrectionKeys::default(),
         }
     }
 }
@@ -115,6 +120,7 @@ impl<'a> Searcher<'a> {
         checks.resize(root_len + MAX_PLY + 2, false);
         let mut stack = vec![Frame::default(); MAX_PLY + 4];
         stack[0].state = EvalState::new(&pos);
+        stack[0].correction_keys = CorrectionKeys::of(&pos);
         Searcher {
             pos,
             shared,
@@ -179,9 +185,41 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The evaluator's state after a null move from `ply`: unchanged.
+    /// The static evaluation `raw` of the position at `ply` (not in
+    /// check), corrected by what the correction history has learnt of its
+    /// parts; never a win or a loss by the rules.
+    #[inline(always)]
+    pub fn corrected_eval(&self, ply: usize, raw: i32) -> i32 {
+        debug_assert_eq!(
+            self.stack[ply].correction_keys,
+            CorrectionKeys::of(&self.pos)
+        );
+        let side = self.pos.side_to_move();
+        let c = self
+            .h
+            .correction
+            .correction(side, &self.stack[ply].correction_keys);
+        (raw + c).clamp(-RULE_WIN + 1, RULE_WIN - 1)
+    }
+
+    /// Teaches the correction history that the static evaluation at `ply`
+    /// erred by `bonus` (positive: the search found more).
+    #[inline(always)]
+    pub fn learn_correction(&mut self, ply: usize, bonus: i32) {
+        debug_assert_eq!(
+            self.stack[ply].correction_keys,
+            CorrectionKeys::of(&self.pos)
+        );
+        let side = self.pos.side_to_move();
+        let keys = self.stack[ply].correction_keys;
+        self.h.correction.learn(side, &keys, bonus);
+    }
+
+    /// The evaluator's state and the correction keys after a null move
+    /// from `ply`: unchanged.
     #[inline(always)]
     pub fn pass_state(&mut self, ply: usize) {
+        self.stack[ply + 1].correction_keys = self.stack[ply].correction_keys;
         match &self.net {
             Some(_) => {
                 let (done, next) = self.acc.split_at_mut(ply + 1);
@@ -238,6 +276,7 @@ impl<'a> Searcher<'a> {
         self.pos.make_move(m);
         self.tt.prefetch(self.pos.key());
         if let Some(change) = self.pos.last_change() {
+            self.stack[ply + 1].correction_keys = self.stack[ply].correction_keys.after(&change);
             match &self.net {
                 Some(net) => {
                     let (done, next) = self.acc.split_at_mut(ply + 1);
