@@ -50,10 +50,8 @@ impl CorrectionKeys {
     pub fn of(pos: &Position) -> CorrectionKeys {
         let mut k = CorrectionKeys::default();
         for color in Color::ALL {
-            for kind in PieceKind::ALL {
-                for sq in pos.pieces(color, kind) {
-                    k.toggle(Piece::new(color, kind), sq);
-                }
+            for sq in pos.pieces_of(color) {
+                k.toggle(pos.piece_at(sq), sq);
             }
         }
         k

@@ -88,16 +88,7 @@ impl Searcher<'_> {
         }
 
         // Step 5. Static evaluation (the table keeps it uncorrected).
-        let raw_eval = match entry {
-            _ if in_check => -INFINITY,
-            Some(e) => e.eval,
-            None => self.static_eval(ply),
-        };
-        let eval = if in_check {
-            -INFINITY
-        } else {
-            self.corrected_eval(ply, raw_eval)
-        };
+        let (raw_eval, eval) = self.node_evals(ply, in_check, entry.map(|e| e.eval));
         self.stack[ply].eval = eval;
         self.stack[ply + 2].killers = [Move::NULL; 2];
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
@@ -438,18 +429,12 @@ impl Searcher<'_> {
                 return score;
             }
         }
-        let (raw_eval, eval);
-        let mut best;
-        if in_check {
-            // Every evasion, not just captures; none is mate (below).
-            (raw_eval, eval) = (-INFINITY, -INFINITY);
-            best = -INFINITY;
-        } else {
-            // Stand pat: the side to move may decline every capture (at
-            // the corrected evaluation; the table keeps it uncorrected).
-            raw_eval = entry.map_or_else(|| self.static_eval(ply), |e| e.eval);
-            eval = self.corrected_eval(ply, raw_eval);
-            best = eval;
+        let (raw_eval, eval) = self.node_evals(ply, in_check, entry.map(|e| e.eval));
+        let mut best = eval;
+        // Stand pat (at the corrected evaluation): the side to move may
+        // decline every capture. In check, every evasion is searched, not
+        // just captures; none is mate (below).
+        if !in_check {
             if best >= beta {
                 return best;
             }

@@ -185,6 +185,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The static evaluation at `ply`, as `stored` in the hash table or
+    /// worked out: uncorrected (what the table keeps) and corrected (what
+    /// the search uses); both `-INFINITY` in check.
+    pub fn node_evals(&self, ply: usize, in_check: bool, stored: Option<i32>) -> (i32, i32) {
+        if in_check {
+            return (-INFINITY, -INFINITY);
+        }
+        let raw = stored.unwrap_or_else(|| self.static_eval(ply));
+        (raw, self.corrected_eval(ply, raw))
+    }
+
     /// The static evaluation `raw` of the position at `ply` (not in
     /// check), corrected by what the correction history has learnt of its
     /// parts; never a win or a loss by the rules.
