@@ -765,6 +765,55 @@ fn a_stopped_iteration_plays_its_best_move() {
 }
 
 #[test]
+fn ucci_shows_a_mate_proved_by_a_stopped_iteration() {
+    // UCCI has no bound marks, so it hides the lower bound of a stopped
+    // iteration, except one that proves a mate: the mating move is played
+    // and announced. Node limits stop the same search in both dialects at
+    // the same node; red mates in 3 (d4d8).
+    let fen = "2Rak1bn1/9/9/p3p3p/6p2/2PR5/P3r1P1P/3A2c2/4A4/4K4 w - - 0 1";
+    let go = |mut e: Engine, nodes: u64| {
+        e.send(&format!("position fen {fen}"));
+        e.send(&format!("go nodes {nodes}"));
+        let (best, lines) = e.bestmove();
+        let last = lines.iter().rev().find(|l| l.contains(" pv ")).cloned();
+        (best, last.unwrap_or_default())
+    };
+    let word_after = |l: &str, key: &str| {
+        l.split(&format!(" {key} "))
+            .nth(1)
+            .and_then(|w| w.split(' ').next())
+            .map(str::to_owned)
+    };
+    let (mut proved, mut hidden) = (0, 0);
+    for nodes in (50_000..=300_000).step_by(50_000) {
+        let (uci_best, uci_last) = go(Engine::uci(), nodes);
+        let (ucci_best, ucci_last) = go(Engine::ucci(), nodes);
+        assert_eq!(uci_best, ucci_best, "{nodes}");
+        assert!(!ucci_last.contains("bound"), "{ucci_last}");
+        if uci_last.contains(" lowerbound ") && uci_last.contains(" score mate ") {
+            // Mate in N moves is a score of 10000 less 2N - 1 plies.
+            let moves: i32 = word_after(&uci_last, "mate").map_or(0, |m| m.parse().unwrap_or(0));
+            let score = word_after(&ucci_last, "score");
+            assert_eq!(
+                score,
+                Some((10_000 - (2 * moves - 1)).to_string()),
+                "{ucci_last}"
+            );
+            assert_eq!(word_after(&ucci_last, "pv"), word_after(&uci_last, "pv"));
+            assert_eq!(deepest(&[ucci_last]), deepest(&[uci_last]));
+            proved += 1;
+        } else if uci_last.contains(" lowerbound ") {
+            assert!(deepest(&[ucci_last]) < deepest(&[uci_last]), "{nodes}");
+            hidden += 1;
+        }
+    }
+    assert!(
+        proved >= 1,
+        "no search proved the mate part-way ({hidden} other bounds)"
+    );
+}
+
+#[test]
 fn movetime_is_spent_whole() {
     // Less the move overhead (30 ms by default), and never stopped between
     // iterations: the answer comes no sooner than that (a slow machine only

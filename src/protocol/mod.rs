@@ -654,8 +654,16 @@ impl Controller {
 
     fn print_info(&mut self, info: &Info) {
         let uci = self.dialect == Some(Dialect::Uci);
-        if info.bound.is_some() && !uci {
-            // UCCI has no bound marks: only exact scores are shown.
+        // UCCI has no bound marks: it shows exact scores, and bounds that
+        // prove a mate (a lower bound that mates, an upper bound that is
+        // mated): the mate is certain, in at most the moves the score says.
+        let mate = mate_plies(info.score).map(i32::signum);
+        let proves_mate = match info.bound {
+            Some(Bound::Lower) => mate == Some(1),
+            Some(Bound::Upper) => mate == Some(-1),
+            _ => true,
+        };
+        if !uci && !proves_mate {
             return;
         }
         let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);
@@ -675,8 +683,8 @@ impl Controller {
         };
         let wdl = self.wdl_text(info.score);
         let bound = match info.bound {
-            Some(Bound::Lower) => " lowerbound",
-            Some(Bound::Upper) => " upperbound",
+            Some(Bound::Lower) if uci => " lowerbound",
+            Some(Bound::Upper) if uci => " upperbound",
             _ => "",
         };
         self.send(&format!(
