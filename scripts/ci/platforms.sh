@@ -42,8 +42,18 @@ done
 exe=$PWD/target/$windows/ci
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/chariot-wine.XXXXXX")
-trap 'rm -rf "$work"' EXIT
 export WINEPREFIX=$work/prefix WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n;mscoree,mshtml="
+# One wine server for the whole run, started before anything else and kept
+# up between the checks' processes. Left to itself, the server shuts down
+# as soon as its last client exits (Debian's wine starts it with -p0), and
+# a chariot.exe that connects while it does so is killed with SIGKILL: the
+# smoke test's second check failed that way once in CI ("exit -9", nothing
+# on stderr).
+wineserver=/usr/lib/wine/wineserver64
+[ -x "$wineserver" ] || wineserver=$(command -v wineserver)
+mkdir "$WINEPREFIX"
+"$wineserver" --persistent
+trap '"$wineserver" --kill; rm -rf "$work"' EXIT
 "$wine" wineboot --init >/dev/null 2>&1
 x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
     scripts/ci/wine/processprng.c
