@@ -705,7 +705,8 @@ fn a_forced_move_on_the_clock_is_answered_after_a_short_search() {
 fn a_stopped_iteration_plays_its_best_move() {
     // Node limits stop iterations part-way, the same way each time: where
     // the last line is a lower bound a ply deeper than the last complete
-    // iteration, its move is the one played. (UCI: UCCI shows no bounds.)
+    // iteration, its move is the one played. (UCI: UCCI shows a bound only
+    // when it proves a mate.)
     // In a new game each time, a search to a node limit repeats the first
     // nodes of a longer one: searched once, it shows the iterations that
     // change the best move, and the limits that stop inside them find the
@@ -790,9 +791,9 @@ fn ucci_shows_a_mate_proved_by_a_stopped_iteration() {
         let (ucci_best, ucci_last) = go(Engine::ucci(), nodes);
         assert_eq!(uci_best, ucci_best, "{nodes}");
         assert!(!ucci_last.contains("bound"), "{ucci_last}");
-        if uci_last.contains(" lowerbound ") && uci_last.contains(" score mate ") {
+        let mate: Option<i32> = word_after(&uci_last, "mate").and_then(|m| m.parse().ok());
+        if let (true, Some(moves @ 1..)) = (uci_last.contains(" lowerbound "), mate) {
             // Mate in N moves is a score of 10000 less 2N - 1 plies.
-            let moves: i32 = word_after(&uci_last, "mate").map_or(0, |m| m.parse().unwrap_or(0));
             let score = word_after(&ucci_last, "score");
             assert_eq!(
                 score,

@@ -656,14 +656,15 @@ impl Controller {
         let uci = self.dialect == Some(Dialect::Uci);
         // UCCI has no bound marks: it shows exact scores, and bounds that
         // prove a mate (a lower bound that mates, an upper bound that is
-        // mated): the mate is certain, in at most the moves the score says.
+        // mated; a stopped iteration's or an aspiration pass's): the mate
+        // is certain, in at most the moves the score says.
         let mate = mate_plies(info.score).map(i32::signum);
-        let proves_mate = match info.bound {
+        let shown = match info.bound {
             Some(Bound::Lower) => mate == Some(1),
             Some(Bound::Upper) => mate == Some(-1),
-            _ => true,
+            None | Some(Bound::Exact) => true,
         };
-        if !uci && !proves_mate {
+        if !uci && !shown {
             return;
         }
         let nps = info.nodes.saturating_mul(1000) / info.time_ms.max(1);

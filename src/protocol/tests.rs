@@ -1433,3 +1433,44 @@ fn the_weakest_level_plays_on_with_legal_moves() {
         moves.push(mv.to_string());
     }
 }
+
+#[test]
+fn ucci_shows_a_bound_only_when_it_proves_a_mate() {
+    // UCI marks every bound; UCCI has no marks and shows a bound only when
+    // it proves a mate: for the side to move (a lower bound) or against it
+    // (an upper bound). Mate in 3 either way.
+    let (win, loss) = (MATE - 5, -(MATE - 4));
+    let cases = [
+        (None, 120, true),
+        (Some(Bound::Lower), 120, false),
+        (Some(Bound::Upper), -120, false),
+        (Some(Bound::Lower), win, true),
+        (Some(Bound::Upper), win, false),
+        (Some(Bound::Upper), loss, true),
+        (Some(Bound::Lower), loss, false),
+    ];
+    for dialect in ["ucci", "uci"] {
+        let uci = dialect == "uci";
+        let mut h = Harness::new(dialect);
+        for (bound, score, ucci_shows) in cases {
+            let before = h.lines.lock().unwrap().len();
+            h.c.print_info(&Info {
+                depth: 9,
+                seldepth: 12,
+                multipv: 1,
+                score,
+                bound,
+                nodes: 1000,
+                time_ms: 10,
+                hashfull: 0,
+                pv: Vec::new(),
+            });
+            let lines = h.lines.lock().unwrap()[before..].to_vec();
+            let at = format!("{dialect} {bound:?} {score}: {lines:?}");
+            assert_eq!(lines.len(), usize::from(uci || ucci_shows), "{at}");
+            if let Some(line) = lines.first() {
+                assert_eq!(line.contains("bound"), uci && bound.is_some(), "{at}");
+            }
+        }
+    }
+}

@@ -252,7 +252,8 @@ pub struct Info {
     /// 1-based index of the line for MultiPV.
     pub multipv: usize,
     pub score: i32,
-    /// Whether `score` is only a bound (an aspiration window failed).
+    /// Whether `score` is only a bound (an aspiration pass failed, or a
+    /// limit stopped the iteration after a root move raised alpha).
     pub bound: Option<Bound>,
     pub nodes: u64,
     pub time_ms: u64,
