@@ -42,6 +42,7 @@ done
 exe=$PWD/target/$windows/ci
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/chariot-wine.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 export WINEPREFIX=$work/prefix WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives=n;mscoree,mshtml="
 # One wine server for the whole run, started before anything else and kept
 # up between the checks' processes. Left to itself, the server shuts down
@@ -49,11 +50,15 @@ export WINEPREFIX=$work/prefix WINEDEBUG=-all WINEDLLOVERRIDES="bcryptprimitives
 # a chariot.exe that connects while it does so is killed with SIGKILL: the
 # smoke test's second check failed that way once in CI ("exit -9", nothing
 # on stderr).
-wineserver=/usr/lib/wine/wineserver64
-[ -x "$wineserver" ] || wineserver=$(command -v wineserver)
+# The server of the same wine as the loader.
+wineserver=$(dirname "$(readlink -f "$wine")")/wineserver64
+[ -x "$wineserver" ] || wineserver=$(command -v wineserver) || {
+    echo "platforms: no wineserver beside $wine nor on the PATH" >&2
+    exit 1
+}
 mkdir "$WINEPREFIX"
-"$wineserver" --persistent
-trap '"$wineserver" --kill; rm -rf "$work"' EXIT
+"$wineserver" --persistent 2> "$work/wineserver.log"
+trap '"$wineserver" --kill 2>/dev/null || true; rm -rf "$work"' EXIT
 "$wine" wineboot --init >/dev/null 2>&1
 x86_64-w64-mingw32-gcc -shared -O2 -o "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll" \
     scripts/ci/wine/processprng.c
