@@ -649,6 +649,15 @@ fn deepest(lines: &[String]) -> u32 {
         .unwrap_or(0)
 }
 
+/// The word after ` key ` in an `info` line (`pv`'s first move, say).
+fn word_after(line: &str, key: &str) -> Option<String> {
+    line.split(&format!(" {key} "))
+        .nth(1)?
+        .split(' ')
+        .next()
+        .map(str::to_owned)
+}
+
 #[test]
 fn a_forced_move_on_the_clock_is_answered_after_a_short_search() {
     // How short (30 ms, stopped at 60) is the time plan's unit test
@@ -718,13 +727,6 @@ fn a_stopped_iteration_plays_its_best_move() {
         e.send(&format!("go nodes {nodes}"));
         e.bestmove()
     };
-    let word_after = |l: &str, key: &str| {
-        l.split(&format!(" {key} "))
-            .nth(1)?
-            .split(' ')
-            .next()
-            .map(str::to_owned)
-    };
     let (_, reference) = go(600_000);
     let iterations: Vec<(u64, String)> = reference
         .iter()
@@ -778,12 +780,6 @@ fn ucci_shows_a_mate_proved_by_a_stopped_iteration() {
         let (best, lines) = e.bestmove();
         let last = lines.iter().rev().find(|l| l.contains(" pv ")).cloned();
         (best, last.unwrap_or_default())
-    };
-    let word_after = |l: &str, key: &str| {
-        l.split(&format!(" {key} "))
-            .nth(1)
-            .and_then(|w| w.split(' ').next())
-            .map(str::to_owned)
     };
     let (mut proved, mut hidden) = (0, 0);
     for nodes in (50_000..=300_000).step_by(50_000) {
