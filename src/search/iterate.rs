@@ -509,10 +509,11 @@ impl ClockView {
         if depth >= 10 && effort >= tm_effort_share() as u64 {
             scale *= pct(tm_effort_scale());
         }
-        // Our mate or decisive gain found on this move: much more; any other
-        // mate, or a jump of the score: more.
+        // Our mate or decisive gain found on this move: much more, and
+        // never less for a stable move or a rising score (the proof is
+        // what is unstable); any other mate, or a jump of the score: more.
         if self.resolving(score) {
-            scale *= pct(tm_resolving());
+            scale = scale.max(1.0) * pct(tm_resolving());
         } else if mate_plies(score).is_some() || self.jumped {
             scale *= pct(tm_unresolved());
         }
@@ -618,10 +619,21 @@ mod tests {
         let more = base * pct(tm_unresolved());
         assert!(close(calm.scale(3, 0, 12, -(MATE - 9)), more));
         assert!(close(view(0.0, 0, 0, true).scale(3, 0, 12, 0), more));
-        // Our mate found on this move, much more (in place of the above);
-        // one the last search had found already is played out with no more
+        // Our mate found on this move, much more (in place of the above),
+        // and the factors that shorten the limit (here the stable move's)
+        // count for no less than 1; those that stretch it still do. One
+        // the last search had found already is played out with no more
         // than any unresolved mate.
-        let resolving = base * pct(tm_resolving());
+        let resolving = pct(tm_resolving());
+        assert!(base < 1.0);
+        assert!(close(
+            unstable.scale(3, 0, 12, MATE - 9),
+            want * pct(tm_resolving())
+        ));
+        assert!(close(
+            view(0.0, -1000, -1000, false).scale(3, share, 12, MATE - 9),
+            resolving
+        ));
         assert!(close(calm.scale(3, 0, 12, MATE - 9), resolving));
         assert!(close(
             view(0.0, 0, 0, true).scale(3, 0, 12, MATE - 9),

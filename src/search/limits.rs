@@ -115,11 +115,10 @@ const RESERVE_MOVES: u64 = 3;
 /// The hard limit is at most this many times the soft one...
 const HARD_PER_SOFT: u64 = 4;
 /// ...and, while our mate or decisive gain found on this move is not yet
-/// made sure of, this many (the Stockfish family's maximum is about six
-/// times its optimum): a mate first seen at depth 9 or 10 under a fast
-/// clock is made sure of (or shortened) within it where the plain limit
-/// would cut it off, and a gain of a rook or more is often found a mate.
-const STRETCH_PER_SOFT: u64 = 8;
+/// made sure of, this many (within the same third of the clock): a mate
+/// or a large gain first seen a few plies short under a fast clock is
+/// made sure of within it where the plain limit would cut it off.
+const STRETCH_PER_SOFT: u64 = 16;
 
 /// Works out the soft, hard and stretched limits from the move time or
 /// the clock.
@@ -236,8 +235,9 @@ mod tests {
         let p = plan(&clock(1000, 0, None), 30);
         assert_eq!(p.soft_ms, Some(22));
         assert_eq!(p.hard_ms, Some(88));
-        // Resolving a mate, up to eight times the soft limit.
-        assert_eq!(p.stretch_ms, Some(176));
+        // Resolving a mate, up to sixteen times the soft limit, within a
+        // third of the clock.
+        assert_eq!(p.stretch_ms, Some(323));
         // 5 s + 50 ms: about a fifth of a second per move.
         let p = plan(&clock(5000, 50, None), 30);
         assert!(p.soft_ms.is_some_and(|s| (120..=200).contains(&s)), "{p:?}");

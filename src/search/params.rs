@@ -248,8 +248,9 @@ tunables! {
     // - our mate found at the root on this move (the last search had
     //   none), or a decisive gain (a score of tm_gain or more, short of a
     //   win by the rules, at least tm_gain_jump above the last search's):
-    //   tm_resolving / 100 in place of tm_unresolved, and the hard limit
-    //   is stretched too (`limits::TimePlan::stretch_ms`).
+    //   tm_resolving / 100 in place of tm_unresolved, the product of the
+    //   factors above counting for no less than 1, and the hard limit is
+    //   stretched too (`limits::TimePlan::stretch_ms`).
     tm_stable_0 = 140, 100, 220, 6.0;
     tm_stable_1 = 115, 80, 180, 5.0;
     tm_stable_2 = 100, 60, 150, 5.0;
@@ -264,7 +265,7 @@ tunables! {
     tm_jump = 100, 30, 300, 10.0;
     tm_unresolved = 130, 100, 200, 5.0;
     tm_resolving = 800, 150, 1200, 30.0;
-    tm_gain = 1000, 400, 3000, 100.0;
+    tm_gain = 400, 200, 3000, 100.0;
     tm_gain_jump = 500, 100, 2000, 50.0;
 
     // Repetitions are judged with the chase rule (which costs a replay of
