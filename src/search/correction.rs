@@ -67,6 +67,11 @@ impl CorrectionKeys {
         self
     }
 
+    /// The key of both sides' pawns (the pawn history's too).
+    pub fn pawns(&self) -> u64 {
+        self.keys[0]
+    }
+
     /// Adds `piece` on `sq` to the keys of the parts it belongs to, or
     /// takes it out of them.
     fn toggle(&mut self, piece: Piece, sq: Square) {

@@ -191,6 +191,7 @@ pub(super) fn iterate(
     report: &mut dyn FnMut(Info),
 ) -> (Outcome, Vec<(Move, i32)>) {
     let job = plan.job;
+    s.h.new_search();
     let mut outcome = Outcome {
         best: job.root_moves.first().copied(),
         ..Outcome::default()

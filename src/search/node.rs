@@ -164,7 +164,7 @@ impl Searcher<'_> {
             self.counter_move(ply),
             in_check,
         )
-        .with_continuations(self.continuations(ply));
+        .with_context(self.quiet_context(ply));
         let alpha_orig = alpha;
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
@@ -443,6 +443,10 @@ impl Searcher<'_> {
         let alpha_orig = alpha;
         let tt_move = entry.map_or(Move::NULL, |e| e.mv);
         let mut picker = MovePicker::quiescence(tt_move, in_check);
+        if in_check {
+            // Quiet evasions are ordered as in the tree.
+            picker = picker.with_context(self.quiet_context(ply));
+        }
         let mut best_move = Move::NULL;
         let mut any_move = false;
         // The square the last move went to: taking back there is always searched.
@@ -689,11 +693,11 @@ mod tests {
         assert_eq!(score, MATE - 1);
     }
 
-    /// What a move's ordering score is at `ply` (its history plus its
-    /// continuation history there), for the learning tests below.
+    /// What a move's ordering score is at `ply` (its histories there), for
+    /// the learning tests below.
     fn order_at(s: &Searcher<'_>, ply: usize, m: Move) -> i32 {
         let piece = s.pos.piece_at(m.from());
-        s.h.quiet_score(piece, m, s.continuations(ply))
+        s.h.quiet_score(piece, m, s.quiet_context(ply))
     }
 
     /// Plays the moves of `line` from the root, each as its node's move
@@ -723,6 +727,14 @@ mod tests {
         })
     }
 
+    /// What a quiet move's ordering score at `ply` gains from 0 when it
+    /// learns `bonus`: its history and pawn history (half of each), its two
+    /// continuation rows, and near the root its low-ply history (two thirds
+    /// of the bonus, divided by the ply plus one).
+    fn learnt(bonus: i32, ply: i32) -> i32 {
+        3 * bonus + bonus * 2 / 3 / (ply + 1)
+    }
+
     /// Plays `uci` from `ply` as the node's move `number`.
     fn play_from(s: &mut Searcher<'_>, ply: usize, uci: &str, number: usize) {
         let m = s.pos.parse_move(uci).expect("test move");
@@ -732,8 +744,10 @@ mod tests {
 
     #[test]
     fn a_fail_low_rewards_the_quiet_move_into_it_more_when_it_came_late() {
-        // Its history and both continuation rows, each from 0.
-        let share = |pct: i32| 3 * (quiet_bonus(6) * pct / 100);
+        // From 0: its history and pawn history (half of each), both
+        // continuation rows, and at ply 2 a third of two thirds of the
+        // bonus in the low-ply history.
+        let share = |pct: i32| learnt(quiet_bonus(6) * pct / 100, 2);
         let last_early = prior_late_moves() as usize;
         assert_eq!(fail_low_gain(1), share(prior_fail_low_pct()));
         assert_eq!(fail_low_gain(last_early), share(prior_fail_low_pct()));
@@ -754,6 +768,37 @@ mod tests {
             order_at(s, 2, m) - before
         });
         assert_eq!(capture_gain, 0);
+    }
+
+    #[test]
+    fn a_quiet_refutation_is_rewarded_and_the_quiet_moves_tried_before_it_punished() {
+        let (gains, killer, counter) = with_searcher(Position::startpos(), |_, s| {
+            play_line(s, &[(LINE[0], 1), (LINE[1], 1)]);
+            let moves: Vec<Move> = ["c3c4", "a0a1", "i3i4"]
+                .iter()
+                .map(|uci| s.pos.parse_move(uci).expect("test move"))
+                .collect();
+            let before: Vec<i32> = moves.iter().map(|&m| order_at(s, 2, m)).collect();
+            s.reward_quiet(2, moves[0], &moves[1..], 6);
+            let gains: Vec<i32> = moves
+                .iter()
+                .zip(before)
+                .map(|(&m, b)| order_at(s, 2, m) - b)
+                .collect();
+            let prev = s.stack[1];
+            let counter = s.h.counter(prev.piece, prev.mv);
+            (
+                gains,
+                s.stack[2].killers[0] == moves[0],
+                counter == moves[0],
+            )
+        });
+        // Every table of the refutation gains the bonus; of each move
+        // tried before it, loses it.
+        let bonus = learnt(quiet_bonus(6), 2);
+        assert!(bonus > 0);
+        assert_eq!(gains, [bonus, -bonus, -bonus]);
+        assert!(killer && counter);
     }
 
     /// At ply 3 (Black to move, after LINE with its last move played as the
@@ -779,15 +824,18 @@ mod tests {
     #[test]
     fn a_hash_cut_rewards_a_quiet_hash_move_and_marks_down_an_early_move_into_it() {
         let last_early = prior_early_moves() as usize;
-        // Black's horse: its history and both continuation rows earn a
-        // refutation's bonus; Red's move in, one of the first few, loses
-        // the malus in both of the parent's continuation rows.
+        // Black's horse: its histories earn a refutation's bonus; Red's
+        // move in, one of the first few, loses the malus in both of the
+        // parent's continuation rows.
         assert_eq!(
             hash_cut(1, "b9c7"),
-            (3 * quiet_bonus(6), 2 * prior_early_malus())
+            (learnt(quiet_bonus(6), 3), 2 * prior_early_malus())
         );
         assert_eq!(hash_cut(last_early, "b9c7").1, 2 * prior_early_malus());
-        assert_eq!(hash_cut(last_early + 1, "b9c7"), (3 * quiet_bonus(6), 0));
+        assert_eq!(
+            hash_cut(last_early + 1, "b9c7"),
+            (learnt(quiet_bonus(6), 3), 0)
+        );
         // Red's cannon offered as Black's hash move (a key collision) is
         // not Black's to play, and Black's capture is not a quiet move: no
         // reward, though the move in is still marked down.

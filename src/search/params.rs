@@ -120,7 +120,7 @@ tunables! {
     futility_base = 100, 0, 300, 10.0;
     futility_per_depth = 80, 20, 200, 8.0;
     // History pruning: at depth <= history_prune_depth, quiet moves whose
-    // ordering score (history plus continuation history) is below
+    // ordering score (its histories, `Heuristics::quiet_score`) is below
     // -history_prune_per_depth * depth are skipped.
     history_prune_depth = 3, 0, 8, 0.5;
     history_prune_per_depth = 1024, 256, 16384, 100.0;
@@ -138,7 +138,7 @@ tunables! {
     // read its last row and column); PV nodes reduce lmr_pv less, nodes not
     // improving lmr_not_improving more, expected cut nodes lmr_cut_node
     // more, killers and the counter-move lmr_refutation less, and quiet
-    // moves one ply less per lmr_history_div of history.
+    // moves one ply less per lmr_history_div of ordering score.
     lmr_min_depth = 3, 2, 5, 0.5;
     lmr_base_x100 = 75, 0, 200, 8.0;
     lmr_divisor_x100 = 225, 100, 400, 15.0;

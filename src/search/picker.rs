@@ -4,8 +4,8 @@
 //! 1. the hash move, checked for legality before anything is generated;
 //! 2. good captures (static exchange >= 0), by MVV-LVA;
 //! 3. the killers and the counter-move, each checked for legality;
-//! 4. quiet moves, by history plus continuation history (generated only
-//!    now);
+//! 4. quiet moves, by their histories (`Heuristics::quiet_score`;
+//!    generated only now);
 //! 5. bad captures, by MVV-LVA.
 //!
 //! Since most nodes that cut off do so on the hash move or a capture, most
@@ -13,7 +13,7 @@
 //! reached pay for an exchange evaluation. In check, every evasion is
 //! generated at once (after the hash move) and ordered in the same
 //! classes: good captures, killers and counter-move, quiet moves by
-//! history, bad captures. The quiescence search asks for
+//! their histories, bad captures. The quiescence search asks for
 //! captures only: the hash move if it is a capture, then good and bad
 //! captures. No move is returned twice: the hash move, killers and the
 //! counter-move are skipped when the generator produces them again.
@@ -21,7 +21,7 @@
 //! Each move comes with an ordering score whose range tells its stage (see
 //! the constants below); the search uses it to reduce and prune.
 
-use super::history::{Continuations, Heuristics, NO_CONTINUATION};
+use super::history::{Heuristics, QuietContext};
 use super::see::{exchange_value, see_ge};
 use xiangqi::movegen::{GenType, Legality, MoveList, MAX_MOVES};
 use xiangqi::position::Position;
@@ -32,7 +32,8 @@ pub const TT_MOVE_SCORE: i32 = 1 << 30;
 /// Good captures (and captures evading check) score this plus MVV-LVA.
 pub const GOOD_CAPTURE: i32 = 1 << 28;
 /// The first killer scores this, the second one less, the counter-move two
-/// less; quiet moves score their history (below `history_max()`).
+/// less; quiet moves score their histories, a few times `history_max()`
+/// at most.
 pub const KILLER_SCORE: i32 = 1 << 27;
 /// The lowest score of a killer or the counter-move.
 pub const LOWEST_REFUTATION: i32 = KILLER_SCORE - 2;
@@ -112,8 +113,8 @@ pub struct MovePicker {
     refutations: [Move; 3],
     /// Index of the next refutation to try.
     refutation: usize,
-    /// The continuation rows that score quiet moves.
-    cont: Continuations,
+    /// Where quiet moves are scored (continuation rows, ply, pawns).
+    quiet: QuietContext,
     /// Captures from 0, quiet moves appended after them; bad captures are
     /// moved down to `0..bad_end` as the good-capture stage finds them.
     moves: MoveList,
@@ -144,10 +145,10 @@ impl MovePicker {
         MovePicker::with_mode(mode, tt_move, [Move::NULL; 3])
     }
 
-    /// Scores quiet moves with the continuation history of the rows
-    /// `cont` (the moves one and two plies before the node) too.
-    pub fn with_continuations(mut self, cont: Continuations) -> MovePicker {
-        self.cont = cont;
+    /// Scores quiet moves in the node's context `quiet` (its continuation
+    /// rows, ply and pawns), not by their history alone.
+    pub fn with_context(mut self, quiet: QuietContext) -> MovePicker {
+        self.quiet = quiet;
         self
     }
 
@@ -161,7 +162,7 @@ impl MovePicker {
             tt_move,
             refutations,
             refutation: 0,
-            cont: [NO_CONTINUATION; 2],
+            quiet: QuietContext::NONE,
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -262,7 +263,7 @@ impl MovePicker {
                     pos.generate_with(&legality, GenType::Quiets, &mut self.moves);
                     for i in start..self.moves.len() {
                         let m = self.moves[i];
-                        self.scores[i] = h.quiet_score(pos.piece_at(m.from()), m, self.cont);
+                        self.scores[i] = h.quiet_score(pos.piece_at(m.from()), m, self.quiet);
                     }
                     sort_descending(&mut self.moves, &mut self.scores, start);
                     self.cur = start;
@@ -308,7 +309,7 @@ impl MovePicker {
                         } else if m == self.refutations[2] {
                             KILLER_SCORE - 2
                         } else {
-                            h.quiet_score(pos.piece_at(m.from()), m, self.cont)
+                            h.quiet_score(pos.piece_at(m.from()), m, self.quiet)
                         };
                     }
                     self.cur = 0;
@@ -334,6 +335,7 @@ impl MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::history::NO_CONTINUATION;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
     use xiangqi::types::{Color, Piece, PieceKind, Square, SQUARES};
@@ -425,14 +427,21 @@ mod tests {
         }
     }
 
-    /// A history table with random scores.
+    /// A history table with random scores: every move of either side
+    /// (the history is by side and squares, whatever the piece).
     fn random_history(rng: &mut StdRng) -> Heuristics {
         let mut h = Heuristics::new();
-        for _ in 0..400 {
-            let color = Color::ALL[rng.random_range(0..2)];
-            let piece = Piece::new(color, PieceKind::ALL[rng.random_range(0..7)]);
-            let m = Move::new(random_square(rng), random_square(rng));
-            h.set_history(piece, m, rng.random_range(-16_000..16_000));
+        for color in Color::ALL {
+            let piece = Piece::new(color, PieceKind::Rook);
+            for from in Square::all() {
+                for to in Square::all() {
+                    h.set_history(
+                        piece,
+                        Move::new(from, to),
+                        rng.random_range(-16_000..16_000),
+                    );
+                }
+            }
         }
         h
     }
@@ -574,7 +583,11 @@ mod tests {
         );
         let first_quiet = |cont| {
             let picker = MovePicker::new(Move::NULL, [Move::NULL; 2], Move::NULL, false);
-            let got = drain(picker.with_continuations(cont), &pos, &h);
+            let quiet = QuietContext {
+                cont,
+                ..QuietContext::NONE
+            };
+            let got = drain(picker.with_context(quiet), &pos, &h);
             got.into_iter()
                 .find(|&(m, _)| !pos.is_capture(m))
                 .expect("a quiet move")
