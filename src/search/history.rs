@@ -40,8 +40,9 @@ pub struct Heuristics {
     pub(super) correction: CorrectionHistory,
 }
 
-/// Entries of a history table by piece (16 codes) and destination.
-const MOVE_KEYS: usize = 16 * SQUARES;
+/// Entries of a piece-to history table: one per piece (16 codes) and
+/// destination.
+pub(super) const MOVE_KEYS: usize = 16 * SQUARES;
 
 /// Entries of a history table by the move's squares.
 const SQUARE_PAIRS: usize = SQUARES * SQUARES;
@@ -95,7 +96,7 @@ impl QuietContext {
 
 /// A move's key in the piece-to tables: its piece and destination.
 #[inline(always)]
-fn move_key(piece: Piece, m: Move) -> usize {
+pub(super) fn move_key(piece: Piece, m: Move) -> usize {
     piece.index() * SQUARES + m.to().index()
 }
 
@@ -149,7 +150,7 @@ impl Heuristics {
     /// bonus, as Pikafish's) and its continuation history.
     fn update_quiet(&mut self, ctx: QuietContext, piece: Piece, m: Move, bonus: i32) {
         let h = &mut self.history[history_key(piece, m)];
-        *h = gravity(*h, bonus);
+        *h = gravity(*h, bonus, history_max());
         if ctx.pawns != NO_PAWNS {
             update_i16(
                 &mut self.pawn_history[ctx.pawns * MOVE_KEYS + move_key(piece, m)],
@@ -213,18 +214,19 @@ impl Heuristics {
     }
 }
 
-/// A history score after a bonus (or, negative, a malus): bounded by
-/// `history_max()`, old knowledge fades.
+/// A table entry after a bonus (or, negative, a malus): within `+-limit`,
+/// old knowledge fading. The history tables and the correction history
+/// both learn by it.
 #[inline(always)]
-fn gravity(h: i32, bonus: i32) -> i32 {
-    let bonus = bonus.clamp(-history_max(), history_max());
-    h + bonus - h * bonus.abs() / history_max()
+pub(super) fn gravity(h: i32, bonus: i32, limit: i32) -> i32 {
+    let bonus = bonus.clamp(-limit, limit);
+    h + bonus - h * bonus.abs() / limit
 }
 
-/// `gravity` on an entry kept as i16 (`history_max()` <= i16::MAX).
+/// `gravity` on a history entry kept as i16 (`history_max()` <= i16::MAX).
 #[inline(always)]
 fn update_i16(h: &mut i16, bonus: i32) {
-    *h = gravity(i32::from(*h), bonus) as i16;
+    *h = gravity(i32::from(*h), bonus, history_max()) as i16;
 }
 
 impl Default for Heuristics {
@@ -237,9 +239,9 @@ impl Searcher<'_> {
     /// The continuation rows of the moves one and two plies before `ply`.
     #[inline(always)]
     fn continuations(&self, ply: usize) -> Continuations {
-        let row = |back: usize| match ply.checked_sub(back).map(|p| self.stack[p]) {
-            Some(f) if !f.mv.is_null() => move_key(f.piece, f.mv),
-            _ => NO_CONTINUATION,
+        let row = |back: usize| {
+            self.played(ply, back)
+                .map_or(NO_CONTINUATION, |f| move_key(f.piece, f.mv))
         };
         [row(1), row(2)]
     }
@@ -259,10 +261,8 @@ impl Searcher<'_> {
     /// root or after a null move).
     #[inline(always)]
     pub(super) fn counter_move(&self, ply: usize) -> Move {
-        match ply.checked_sub(1).map(|p| self.stack[p]) {
-            Some(prev) if !prev.mv.is_null() => self.h.counter(prev.piece, prev.mv),
-            _ => Move::NULL,
-        }
+        self.played(ply, 1)
+            .map_or(Move::NULL, |prev| self.h.counter(prev.piece, prev.mv))
     }
 
     /// A quiet move refuted this node: reward it, punish the quiet moves tried
@@ -281,10 +281,8 @@ impl Searcher<'_> {
             k[1] = k[0];
             k[0] = m;
         }
-        if let Some(prev) = ply.checked_sub(1).map(|p| self.stack[p]) {
-            if !prev.mv.is_null() {
-                self.h.counters[move_key(prev.piece, prev.mv)] = m;
-            }
+        if let Some(prev) = self.played(ply, 1).map(|f| move_key(f.piece, f.mv)) {
+            self.h.counters[prev] = m;
         }
     }
 
@@ -335,9 +333,8 @@ impl Searcher<'_> {
     /// capture): the parent's context and frame (the move, its piece and
     /// its number in the parent's order).
     fn quiet_move_into(&self, ply: usize) -> Option<(QuietContext, Frame)> {
-        let parent = ply.checked_sub(1)?;
-        let prev = self.stack[parent];
-        (!prev.mv.is_null() && !prev.capture).then(|| (self.quiet_context(parent), prev))
+        let prev = *self.played(ply, 1)?;
+        (!prev.capture).then(|| (self.quiet_context(ply - 1), prev))
     }
 }
 

@@ -116,10 +116,14 @@ impl Searcher<'_> {
                     return score;
                 }
             }
-            // Step 7. Reverse futility pruning.
+            // Step 7. Reverse futility pruning, with a wider margin where
+            // the evaluation needed a large correction (Stockfish's).
             if depth <= rfp_depth()
                 && eval.abs() < RULE_WIN
-                && eval - rfp_per_depth() * (depth - improving as i32) >= beta
+                && eval
+                    - rfp_per_depth() * (depth - improving as i32)
+                    - (eval - raw_eval).abs() * rfp_correction_pct() / 100
+                    >= beta
             {
                 return eval;
             }
@@ -450,11 +454,7 @@ impl Searcher<'_> {
         let mut best_move = Move::NULL;
         let mut any_move = false;
         // The square the last move went to: taking back there is always searched.
-        let last_to = ply
-            .checked_sub(1)
-            .map(|p| self.stack[p].mv)
-            .filter(|m| !m.is_null())
-            .map(|m| m.to());
+        let last_to = self.played(ply, 1).map(|f| f.mv.to());
         let (mut captures, mut quiet_evasions) = (0, 0);
         while let Some((m, order)) = picker.next(&self.pos, self.h) {
             any_move = true;
@@ -560,6 +560,7 @@ fn bound_of(best: i32, alpha_orig: i32, beta: i32) -> Bound {
 
 #[cfg(test)]
 mod tests {
+    use super::super::correction::CorrectionLine;
     use super::super::history::{quiet_bonus, Heuristics};
     use super::super::tt::TranspositionTable;
     use super::super::{Shared, SEARCH_STACK};
@@ -706,6 +707,43 @@ mod tests {
         for (ply, &(uci, number)) in line.iter().enumerate() {
             play_from(s, ply, uci, number);
         }
+    }
+
+    #[test]
+    fn a_node_is_corrected_by_its_last_move_after_the_movers_moves_before_it() {
+        with_searcher(Position::startpos(), |_, s| {
+            let mut moves = Vec::new();
+            for (ply, uci) in ["h0g2", "h9g7", "c3c4", "c6c5", "b0c2"].iter().enumerate() {
+                let m = s.pos.parse_move(uci).expect("test move");
+                moves.push((s.pos.piece_at(m.from()), m));
+                s.play(m, ply);
+            }
+            let line = |last: usize, two: Option<usize>, four: Option<usize>| {
+                Some(CorrectionLine::new(
+                    moves[last],
+                    two.map(|i| moves[i]),
+                    four.map(|i| moves[i]),
+                ))
+            };
+            // None at the root; then the plies that the line has.
+            assert_eq!(s.correction_line(0), None);
+            assert_eq!(s.correction_line(1), line(0, None, None));
+            assert_eq!(s.correction_line(3), line(2, Some(1), None));
+            // At ply 5 Black is to move: its own moves from plies 3 and 1.
+            assert_eq!(s.correction_line(5), line(4, Some(3), Some(1)));
+            // Black passes: no line after a null move, and none of it two
+            // plies later.
+            s.stack[5].mv = Move::NULL;
+            s.stack[5].piece = Piece::NONE;
+            s.pos.make_null_move();
+            s.pass_state(5);
+            assert_eq!(s.correction_line(6), None);
+            let m = s.pos.parse_move("g3g4").expect("test move");
+            let red = (s.pos.piece_at(m.from()), m);
+            s.play(m, 6);
+            let expected = CorrectionLine::new(red, None, Some(moves[3]));
+            assert_eq!(s.correction_line(7), Some(expected));
+        });
     }
 
     /// Three plies from the start: by ply 2 both continuation rows are a

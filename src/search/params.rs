@@ -90,9 +90,11 @@ tunables! {
     razor_per_depth = 150, 0, 400, 15.0;
 
     // Step 7. Reverse futility pruning: at depth <= rfp_depth, an eval this
-    // far above beta returns at once.
+    // far above beta (rfp_per_depth a ply, and rfp_correction_pct % of
+    // the correction history's correction) returns at once.
     rfp_depth = 7, 2, 12, 0.5;
     rfp_per_depth = 70, 20, 200, 7.0;
+    rfp_correction_pct = 75, 0, 200, 10.0;
 
     // Step 8. Null move pruning: reduction nmp_base + depth / nmp_depth_div
     // + min((eval - beta) / nmp_eval_div, nmp_eval_max).
@@ -169,6 +171,13 @@ tunables! {
     hindsight_deeper = 3, 1, 6, 0.5;
     hindsight_shallower_margin = 200, 0, 600, 20.0;
 
+    // The static evaluation as the search weighs it: times 1 + the material
+    // on the board (`wdl::material`, 2,120 at the start) /
+    // eval_material_base, then less its share of the plies without a
+    // capture / eval_damp_plies (about half at the move limit's 120).
+    eval_material_base = 12000, 4000, 80000, 1000.0;
+    eval_damp_plies = 240, 120, 2000, 20.0;
+
     // Quiescence: delta pruning skips a capture when even winning the piece
     // (at its qs_value_* in the evaluation's centipawns) plus this margin
     // would not reach alpha. Past the first qs_capture_limit captures, only
@@ -208,12 +217,15 @@ tunables! {
     // Correction history (correction.rs): the static evaluation is
     // corrected by corr_pawn_weight times its pawns' entry,
     // corr_minor_weight times its horses' and cannons', corr_non_pawn_weight
-    // times each side's pieces' other than pawns, over 131,072. A node's search teaches
-    // them (best - eval) * depth * corr_bonus_raised / 128 where a move
-    // raised alpha, corr_bonus_failed / 128 where none did.
+    // times each side's pieces' other than pawns, and corr_cont_weight
+    // times each of the last move's entries after the side to move's
+    // moves two and four plies before the node, over 131,072. A node's search teaches them
+    // (best - eval) * depth * corr_bonus_raised / 128 where a move raised
+    // alpha, corr_bonus_failed / 128 where none did (each table its share).
     corr_pawn_weight = 4500, 0, 12000, 500.0;
     corr_minor_weight = 3800, 0, 12000, 500.0;
     corr_non_pawn_weight = 8200, 0, 16000, 800.0;
+    corr_cont_weight = 5300, 0, 12000, 500.0;
     corr_bonus_raised = 12, 0, 40, 2.0;
     corr_bonus_failed = 17, 0, 40, 2.0;
 

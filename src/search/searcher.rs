@@ -1,18 +1,20 @@
 //! One search thread's state: the position, the current line (a stack of
 //! frames), the principal variation, and node counting.
 
-use super::correction::CorrectionKeys;
+use super::correction::{CorrectionKeys, CorrectionLine};
 use super::history::Heuristics;
-use super::params::{reductions, Reductions, LMR_TABLE};
+use super::params::{eval_damp_plies, eval_material_base, reductions, Reductions, LMR_TABLE};
 use super::rules::history_checks;
 use super::tt::TranspositionTable;
 use super::{Selectivity, Shared, INFINITY, MAX_PLY, RULE_WIN};
 use crate::eval::nnue::{Accumulator, Network};
 use crate::eval::{evaluate, evaluate_knowing, EvalState, Knowledge};
+use crate::wdl::material;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Instant;
 use xiangqi::position::Position;
+use xiangqi::rules::MOVE_LIMIT_PLIES;
 use xiangqi::types::{Move, Piece};
 
 /// Per-ply state of the current line.
@@ -175,14 +177,16 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// The static evaluation of the position at `ply`, for the side to move.
+    /// The static evaluation of the position at `ply`, for the side to
+    /// move, as the search weighs it (`scaled_for_game`).
     #[inline(always)]
     pub fn static_eval(&self, ply: usize) -> i32 {
-        match (&self.net, self.knowledge) {
+        let eval = match (&self.net, self.knowledge) {
             (Some(net), _) => net.evaluate(&self.acc[ply], &self.pos),
             (None, Knowledge::Full) => evaluate(&self.pos, &self.stack[ply].state),
             (_, knowledge) => evaluate_knowing(&self.pos, &self.stack[ply].state, knowledge),
-        }
+        };
+        scaled_for_game(eval, &self.pos)
     }
 
     /// The static evaluation at `ply`, as `stored` in the hash table or
@@ -198,7 +202,8 @@ impl<'a> Searcher<'a> {
 
     /// The static evaluation `raw` of the position at `ply` (not in
     /// check), corrected by what the correction history has learnt of its
-    /// parts; never a win or a loss by the rules.
+    /// parts and of the moves that led to it; never a win or a loss by the
+    /// rules.
     #[inline(always)]
     pub fn corrected_eval(&self, ply: usize, raw: i32) -> i32 {
         debug_assert_eq!(
@@ -206,11 +211,12 @@ impl<'a> Searcher<'a> {
             CorrectionKeys::of(&self.pos)
         );
         let side = self.pos.side_to_move();
-        let c = self
-            .h
-            .correction
-            .correction(side, &self.stack[ply].correction_keys);
-        (raw + c).clamp(-RULE_WIN + 1, RULE_WIN - 1)
+        let c = self.h.correction.correction(
+            side,
+            &self.stack[ply].correction_keys,
+            self.correction_line(ply).as_ref(),
+        );
+        (raw + c).clamp(-EVAL_MAX, EVAL_MAX)
     }
 
     /// Teaches the correction history that the static evaluation at `ply`
@@ -223,7 +229,26 @@ impl<'a> Searcher<'a> {
         );
         let side = self.pos.side_to_move();
         let keys = self.stack[ply].correction_keys;
-        self.h.correction.learn(side, &keys, bonus);
+        let line = self.correction_line(ply);
+        self.h.correction.learn(side, &keys, line.as_ref(), bonus);
+    }
+
+    /// The moves that led to `ply` as the correction history keeps them:
+    /// none at the root or after a null move; the moves two and four
+    /// plies before where the line has them (null moves and the moves
+    /// before the root count as none).
+    #[inline(always)]
+    pub(super) fn correction_line(&self, ply: usize) -> Option<CorrectionLine> {
+        let played = |back: usize| self.played(ply, back).map(|f| (f.piece, f.mv));
+        Some(CorrectionLine::new(played(1)?, played(2), played(4)))
+    }
+
+    /// The frame of the move played `back` plies before `ply` on the
+    /// current line: none before the root, nor where it was a null move.
+    #[inline(always)]
+    pub(super) fn played(&self, ply: usize, back: usize) -> Option<&Frame> {
+        let frame = &self.stack[ply.checked_sub(back)?];
+        (!frame.mv.is_null()).then_some(frame)
     }
 
     /// The evaluator's state and the correction keys after a null move
@@ -302,5 +327,62 @@ impl<'a> Searcher<'a> {
             }
         }
         self.pos.in_check()
+    }
+}
+
+/// The largest static evaluation, corrected or not: short of every win by
+/// the rules found within `MAX_PLY` of the root, so never read as one
+/// (`wdl` counts a score from `RULE_WIN - MAX_PLY` as decisive).
+const EVAL_MAX: i32 = RULE_WIN - MAX_PLY as i32 - 1;
+
+/// An evaluation `eval` of `pos` as the search weighs it, after Pikafish:
+/// larger with more material on the board (times 1 + `wdl::material` /
+/// `eval_material_base`: a lead counts for more while there are pieces to
+/// press it with), and damped as the move limit nears (less its share of
+/// the plies without a capture / `eval_damp_plies`: a lead that no capture
+/// turns into more is worth less the nearer the draw by the move limit;
+/// a clock past the limit, as a FEN may give, counts as at it, so that the
+/// damping never turns the sign); never a win or a loss by the rules.
+#[inline(always)]
+fn scaled_for_game(eval: i32, pos: &Position) -> i32 {
+    let base = i64::from(eval_material_base());
+    let v = i64::from(eval) * (base + i64::from(material(pos))) / base;
+    let clock = pos.halfmove_clock().min(MOVE_LIMIT_PLIES);
+    let v = v - v * i64::from(clock) / i64::from(eval_damp_plies());
+    v.clamp(i64::from(-EVAL_MAX), i64::from(EVAL_MAX)) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    }
+
+    #[test]
+    fn a_lead_weighs_more_with_more_material_and_less_near_the_move_limit() {
+        // A rook up for Red, with the other pieces on the board or not.
+        let full =
+            position("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1");
+        let bare = position("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+        let (with_pieces, alone) = (scaled_for_game(500, &full), scaled_for_game(500, &bare));
+        assert!(with_pieces > alone && alone > 500, "{with_pieces} {alone}");
+        assert_eq!(scaled_for_game(-500, &full), -with_pieces);
+        assert_eq!(scaled_for_game(0, &full), 0);
+        // The same rook, 100 plies without a capture: damped, same sign.
+        let late = position("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 100 60");
+        let damped = scaled_for_game(500, &late);
+        assert!(
+            0 < damped && damped < alone / 2 + alone / 5,
+            "{damped} {alone}"
+        );
+        // A clock far past the move limit (a FEN's) damps no further.
+        let past = position("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 400 260");
+        let at_limit = position("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 120 70");
+        let (past, at_limit) = (scaled_for_game(500, &past), scaled_for_game(500, &at_limit));
+        assert!(0 < past && past == at_limit, "{past} {at_limit}");
+        // Never a score the rules give, nor one that reads as decisive.
+        assert_eq!(scaled_for_game(RULE_WIN - 1, &full), EVAL_MAX);
     }
 }
