@@ -18,7 +18,7 @@
 //! on each side's pieces other than pawns, whose keys change with almost
 //! every move.
 
-use super::history::{gravity, move_key, MOVE_KEYS, NO_CONTINUATION};
+use super::history::{move_key, update_i16, MOVE_KEYS, NO_CONTINUATION};
 use super::params::{corr_cont_weight, corr_minor_weight, corr_non_pawn_weight, corr_pawn_weight};
 use xiangqi::position::{MoveChange, Position};
 use xiangqi::types::{Color, Move, Piece, PieceKind, Square};
@@ -188,24 +188,17 @@ impl CorrectionHistory {
     ) {
         let bonus = bonus.clamp(-LIMIT / 4, LIMIT / 4);
         for (i, share) in Self::index(side, keys).into_iter().zip(LEARN_SHARE) {
-            update(&mut self.entries[i], bonus * share / 128);
+            update_i16(&mut self.entries[i], bonus * share / 128, LIMIT);
         }
         if let Some(line) = line {
             for (row, share) in line.rows.into_iter().zip(CONTINUATION_SHARE) {
                 if row != NO_CONTINUATION {
                     let i = row * MOVE_KEYS + line.column;
-                    update(&mut self.continuation[i], bonus * share / 128);
+                    update_i16(&mut self.continuation[i], bonus * share / 128, LIMIT);
                 }
             }
         }
     }
-}
-
-/// `gravity` on a correction entry: it stays within +-LIMIT, which fits
-/// an i16.
-#[inline(always)]
-fn update(entry: &mut i16, bonus: i32) {
-    *entry = gravity(i32::from(*entry), bonus, LIMIT) as i16;
 }
 
 impl Default for CorrectionHistory {

@@ -140,7 +140,11 @@ impl Heuristics {
     fn update_continuation(&mut self, cont: Continuations, i: usize, bonus: i32) {
         for row in cont {
             if row != NO_CONTINUATION {
-                update_i16(&mut self.continuation[row * MOVE_KEYS + i], bonus);
+                update_i16(
+                    &mut self.continuation[row * MOVE_KEYS + i],
+                    bonus,
+                    history_max(),
+                );
             }
         }
     }
@@ -155,12 +159,14 @@ impl Heuristics {
             update_i16(
                 &mut self.pawn_history[ctx.pawns * MOVE_KEYS + move_key(piece, m)],
                 bonus,
+                history_max(),
             );
         }
         if ctx.ply < LOW_PLIES {
             update_i16(
                 &mut self.low_ply[ctx.ply * SQUARE_PAIRS + squares_key(m)],
                 bonus * 2 / 3,
+                history_max(),
             );
         }
         self.update_continuation(ctx.cont, move_key(piece, m), bonus);
@@ -218,15 +224,16 @@ impl Heuristics {
 /// old knowledge fading. The history tables and the correction history
 /// both learn by it.
 #[inline(always)]
-pub(super) fn gravity(h: i32, bonus: i32, limit: i32) -> i32 {
+fn gravity(h: i32, bonus: i32, limit: i32) -> i32 {
     let bonus = bonus.clamp(-limit, limit);
     h + bonus - h * bonus.abs() / limit
 }
 
-/// `gravity` on a history entry kept as i16 (`history_max()` <= i16::MAX).
+/// `gravity` on an entry kept as i16 (`limit` <= i16::MAX): the history
+/// tables' (within `history_max()`) and the correction history's.
 #[inline(always)]
-fn update_i16(h: &mut i16, bonus: i32) {
-    *h = gravity(i32::from(*h), bonus, history_max()) as i16;
+pub(super) fn update_i16(h: &mut i16, bonus: i32, limit: i32) {
+    *h = gravity(i32::from(*h), bonus, limit) as i16;
 }
 
 impl Default for Heuristics {
