@@ -19,7 +19,12 @@ pub fn search(job: Job, shared: &Shared, start: Instant, report: &mut dyn FnMut(
     if job.root_moves.is_empty() {
         return Outcome::default();
     }
-    let time = limits::plan_for(&job.limits, job.move_overhead_ms, job.root_moves.len());
+    let time = limits::plan_for(
+        &job.limits,
+        job.move_overhead_ms,
+        job.pos.game_ply(),
+        job.root_moves.len(),
+    );
     let max_depth = job
         .limits
         .depth

@@ -47,7 +47,7 @@
 
 use crate::pgn::{Game, Outcome};
 use chariot::book::{self, Book, BookBuilder, Record};
-use chariot::xiangqi::{Color, Move, Position};
+use chariot::xiangqi::{Move, Position};
 use std::collections::HashMap;
 
 /// What goes into a book.
@@ -155,13 +155,6 @@ impl Orientation {
     }
 }
 
-/// The ply of a position from the standard start, by its move number and
-/// side to move.
-fn ply_of(pos: &Position) -> u32 {
-    let side = u32::from(pos.side_to_move() == Color::Black);
-    (pos.fullmove_number().saturating_sub(1)).saturating_mul(2) + side
-}
-
 impl Collector {
     /// An empty collector.
     pub fn new(config: Config) -> Collector {
@@ -184,7 +177,7 @@ impl Collector {
         self.games += 1;
         let mut pos = start.clone();
         pos.clear_history();
-        let first = ply_of(start);
+        let first = start.game_ply();
         for (i, &m) in moves.iter().enumerate() {
             let ply = first.saturating_add(i as u32);
             if ply >= self.config.max_ply || !pos.is_legal(m) {

@@ -599,6 +599,22 @@ mod tests {
     }
 
     #[test]
+    fn the_game_ply_counts_from_red_at_move_one() {
+        let ply = |fen: &str| Position::from_fen(fen).expect("test FEN").game_ply();
+        assert_eq!(ply("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1"), 0);
+        assert_eq!(ply("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 1"), 1);
+        assert_eq!(ply("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 81"), 160);
+        // A move number of 0 reads as 1.
+        assert_eq!(ply("3k5/9/9/9/9/9/9/9/9/4K4 b - - 0 0"), 1);
+        let mut p = Position::startpos();
+        for uci in ["h2e2", "h9g7", "h0g2"] {
+            let m = p.parse_move(uci).expect("test move");
+            p.make_move(m);
+        }
+        assert_eq!(p.game_ply(), 3);
+    }
+
+    #[test]
     fn reachable_squares() {
         let count = |kind, color| {
             Square::all()

@@ -125,6 +125,16 @@ impl Position {
         self.fullmove
     }
 
+    /// Plies played since the game's start, by the move number and the
+    /// side to move (Red moves first): 0 at move 1 with Red to move.
+    #[inline(always)]
+    pub fn game_ply(&self) -> u32 {
+        let side = u32::from(self.side == Color::Black);
+        (self.fullmove.saturating_sub(1))
+            .saturating_mul(2)
+            .saturating_add(side)
+    }
+
     /// The squares of `color`'s pieces of `kind`.
     #[inline(always)]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
