@@ -11,8 +11,10 @@ thread) with one of:
 A position counts as solved when the best move is among the accepted ones
 and, for `mate N`, the reported score is a mate (or a win by rule). For
 mates the script also reports how many were announced at their shortest
-distance. The issue's question: are mates found as often under a 1 s clock
-as at 1 s per move?
+distance, and how many searches ended with a mate score whatever the move
+(issue 72's first measure: another move may mate too, in more moves).
+The issue's question: are mates found as often under a 1 s clock as at
+1 s per move?
 
 Usage: scripts/measure/tactics_clock.py [--engine target/release/chariot] [--ms 1000]
            [--limits clock movetime] [--option NAME=VALUE ...] [--detail]
@@ -81,12 +83,13 @@ def main():
     mates = [c for c in cases if c[1] is not None]
     for limit in args.limits:
         go = f"go movetime {args.ms}" if limit == "movetime" else f"go time {args.ms}"
-        solved = mates_found = shortest = 0
+        solved = mates_found = shortest = mate_scores = 0
         longer = []
         for number, (fen, mate, accepted) in enumerate(cases, 1):
             best, score, first_mate, last = solve(args.engine, fen, go, options)
             ok = best in accepted
             if mate is not None:
+                mate_scores += score is not None and score >= MATE_BOUND
                 ok = ok and score is not None and score >= RULE_WIN - 200
                 if ok:
                     mates_found += 1
@@ -98,11 +101,13 @@ def main():
                     seen = (f"mate first at depth {first_mate[0]}, {first_mate[1]} ms"
                             if first_mate else "no mate score")
                     print(f"  {limit} case {number} (mate {mate}): {'found' if ok else 'MISSED'}; "
-                          f"{seen}; last line depth {last[0]}, {last[1]} ms, score {score}")
+                          f"{seen}; last line depth {last[0]}, {last[1]} ms, score {score}, "
+                          f"bestmove {best}")
             solved += ok
         print(
             f"{limit:8} ({go}): {solved}/{len(cases)} solved; mates {mates_found}/{len(mates)}, "
-            f"{shortest} at the shortest distance"
+            f"{shortest} at the shortest distance; {mate_scores}/{len(mates)} end with a "
+            f"mate score, whatever the move"
             + (f"; longer mates announced: {' '.join(longer)}" if longer else "")
         )
 
