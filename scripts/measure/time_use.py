@@ -58,7 +58,7 @@ def games_of(pgn_text):
         if "Red" not in tags or "Black" not in tags:
             continue
         body = game.split("\n\n", 1)[1] if "\n\n" in game else ""
-        # Each move is followed by its comment: {book}, {+0.51/12 0.29s}.
+        # Each move is followed by its comment: {book}, {+0.51/12 0.293s}.
         tokens = re.findall(r"\{[^}]*\}|[a-i]\d[a-i]\d", body)
         moves = ([], [])
         ply = -1

@@ -2,8 +2,9 @@
 //! White/Black (as xiangqi PGN has it), `FEN`/`SetUp` for the start position,
 //! `TimeControl` (`RedTimeControl` and `BlackTimeControl` under time odds),
 //! `Termination`, and the moves in ICCS coordinates (`h2e2`, ranks 0–9)
-//! with each engine's score, depth and time as a comment (`{+0.35/12
-//! 0.51s}`, mates as `+M5`/`-M3`, opening moves as `{book}`).
+//! with each engine's score, depth and time to the millisecond as a comment
+//! (`{+0.35/12 0.512s}`, as cutechess writes it; mates as `+M5`/`-M3`,
+//! opening moves as `{book}`).
 
 use super::game::GameRecord;
 use std::fmt::Write;
@@ -86,7 +87,7 @@ pub fn write_game(tags: &Tags, game: &GameRecord) -> String {
             let score = m.score.map_or_else(|| "-".to_string(), |s| s.to_string());
             let depth = m.depth.map_or_else(String::new, |d| format!("/{d}"));
             let secs = m.elapsed_ms as f64 / 1000.0;
-            tokens.push(format!("{{{score}{depth} {secs:.2}s}}"));
+            tokens.push(format!("{{{score}{depth} {secs:.3}s}}"));
         }
         if side == Color::Black {
             number += 1;
@@ -209,8 +210,8 @@ mod tests {
 [PlyCount \"6\"]\n\
 [Opening \"Central cannon\"]\n\
 \n\
-1. h2e2 {book} h9g7 {book} 2. h0g2 {+0.35/12 0.51s} i9h9 {-1.20/9 1.23s} 3.\n\
-i0h0 {+M5/20 0.01s} h7h3 {- 0.08s} {Red (Chariot) loses on time (really)} 0-1\n\
+1. h2e2 {book} h9g7 {book} 2. h0g2 {+0.35/12 0.510s} i9h9 {-1.20/9 1.234s} 3.\n\
+i0h0 {+M5/20 0.005s} h7h3 {- 0.077s} {Red (Chariot) loses on time (really)} 0-1\n\
 \n";
         assert_eq!(pgn, expected);
         for line in pgn.lines() {
@@ -245,7 +246,7 @@ i0h0 {+M5/20 0.01s} h7h3 {- 0.08s} {Red (Chariot) loses on time (really)} 0-1\n\
         );
         assert!(!pgn.contains("[TimeControl"), "{pgn}");
         assert!(
-            pgn.ends_with("7... h9g7 {+0.00/1 1.00s} {draw agreed} 1/2-1/2\n\n"),
+            pgn.ends_with("7... h9g7 {+0.00/1 1.000s} {draw agreed} 1/2-1/2\n\n"),
             "{pgn}"
         );
     }
