@@ -93,6 +93,25 @@ fn stalemate_is_a_loss() {
     assert!(mate_plies(out.score).is_some_and(|p| p > 0), "{out:?}");
 }
 
+#[test]
+fn a_soldiers_mate_is_not_pruned_away() {
+    // Red mates in 6 with two soldiers (tests/tactics.txt line 77, case
+    // 48 of scripts/measure/tactics_clock.py:
+    // d7d8 d9e9 f5f6 e8d7 f6e6 e9f9 e6e7 f9e9 e7d7 e9f9 d8e8). Neither side
+    // has a rook, a horse or a cannon, so no move is pruned, and the
+    // soldiers' quiet moves late in the order are searched: the mate is
+    // seen at its length, 11 plies. Pruned as in the middlegame, it was
+    // seen only at depth 13, as a mate in 7.
+    let pos = play("3k5/4a4/3P5/9/5P3/2B6/9/4B4/3KA4/9 w - - 0 1", "");
+    let out = search_depth(&pos, 11);
+    assert_eq!(out.score, MATE - 11, "{out:?}");
+    assert_eq!(
+        out.best.map(|m| m.to_string()).as_deref(),
+        Some("d7d8"),
+        "{out:?}"
+    );
+}
+
 /// The `pruning` levels (UCCI's option) as the engine maps them.
 fn levels() -> Vec<(&'static str, Selectivity)> {
     Level::ALL

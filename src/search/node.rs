@@ -10,16 +10,20 @@ use super::see::see_ge;
 use super::tt::{score_from_tt, score_to_tt, Bound, Entry};
 use super::{Searcher, INFINITY, MATE, MAX_PLY, RULE_WIN};
 use xiangqi::movegen::MoveList;
-use xiangqi::types::{Move, Piece, PieceKind};
+use xiangqi::types::{Color, Move, Piece, PieceKind};
 
 impl Searcher<'_> {
     /// Whether the side to move has a piece that makes passing safe to assume
     /// harmless (zugzwang is rare with a rook, horse or cannon).
     fn has_big_pieces(&self) -> bool {
-        let us = self.pos.side_to_move();
-        (self.pos.pieces(us, PieceKind::Rook)
-            | self.pos.pieces(us, PieceKind::Horse)
-            | self.pos.pieces(us, PieceKind::Cannon))
+        self.big_pieces(self.pos.side_to_move())
+    }
+
+    /// Whether `side` has a rook, a horse or a cannon.
+    fn big_pieces(&self, side: Color) -> bool {
+        (self.pos.pieces(side, PieceKind::Rook)
+            | self.pos.pieces(side, PieceKind::Horse)
+            | self.pos.pieces(side, PieceKind::Cannon))
         .any()
     }
 
@@ -170,6 +174,14 @@ impl Searcher<'_> {
         )
         .with_context(self.quiet_context(ply));
         let alpha_orig = alpha;
+        // Moves may be pruned at this node (once a move has held off a
+        // mate): not in check, and not in an ending without a rook, a horse
+        // or a cannon, whose mates come from quiet moves of soldiers (with
+        // the king and advisors) late in the order, and whose nodes have
+        // few moves to prune.
+        let pruning_node = !in_check
+            && cuts.move_pruning
+            && (self.big_pieces(Color::Red) || self.big_pieces(Color::Black));
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets = MoveList::new();
@@ -184,7 +196,7 @@ impl Searcher<'_> {
             // gives check, and never reduced, even when it loses its exchange.
             let palace = capture && breaks_palace(&self.pos, m);
             move_count += 1;
-            let may_prune = best > -RULE_WIN && !in_check && cuts.move_pruning;
+            let may_prune = pruning_node && best > -RULE_WIN;
             // Step 11. Losing captures at low depth (a good capture, with an
             // exchange >= 0, passes without a second look), except a check
             // that takes an advisor or an elephant: breaking the palace is
