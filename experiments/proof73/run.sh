@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 73's proof (selectivity): the build in CANDIDATE (main with
-# time7, and with sel26 where it lands first) against af73ff5 (BASE), books
+# time7 and sel26) against af73ff5 (BASE), books
 # off, the wide suite shuffled, both colours, each control with its own
 # results file and PGN, played in this order:
 #   tc10  1,000 games at 10 s + 0.1 s   (goal +100 Elo)
