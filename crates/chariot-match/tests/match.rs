@@ -229,7 +229,7 @@ fn parse_pgn(text: &str) -> Vec<Game> {
     games
 }
 
-/// The seconds a searched move's comment says it took (`+0.35/12 0.51s`).
+/// The seconds a searched move's comment says it took (`+0.35/12 0.512s`).
 fn comment_secs(comment: &str) -> f64 {
     comment
         .rsplit(' ')
@@ -446,7 +446,7 @@ fn an_engine_keeps_its_own_depth_limit() {
         check_game(g);
         assert!(g.tag("FEN").contains(" w "), "{}", g.tag("FEN"));
         for (ply, comment) in g.comments.iter().enumerate() {
-            // "+0.19/1 0.00s": the score, the depth, the time.
+            // "+0.19/1 0.001s": the score, the depth, the time.
             let Some(depth) = comment
                 .split_whitespace()
                 .next()

@@ -1,6 +1,6 @@
 //! Match games as game data (`chariot-tools import`): the PGN that
 //! chariot-match writes carries each engine's score after every move
-//! (`{+0.35/12 0.51s}`), so the games of a match between two builds that
+//! (`{+0.35/12 0.512s}`), so the games of a match between two builds that
 //! play with the same net are training data like datagen's, searched
 //! deeper. Opening moves (`{book}`) and moves without a score are stored
 //! unscored, as datagen stores its random opening moves.
@@ -24,7 +24,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The score a move's comment gives, in centipawns from the mover's side:
-/// `+0.35/12 0.51s` is 35, `+M5` a mate in 5 moves (9 plies) and `-M3` one
+/// `+0.35/12 0.512s` is 35, `+M5` a mate in 5 moves (9 plies) and `-M3` one
 /// in 3 against (6 plies), scored as the search scores mates. `UNSCORED`
 /// for `book`, `-` (no score) or anything else.
 pub fn score_of(comment: &str) -> i16 {
