@@ -13,12 +13,6 @@ use xiangqi::movegen::MoveList;
 use xiangqi::types::{Color, Move, Piece, PieceKind};
 
 impl Searcher<'_> {
-    /// Whether the side to move has a piece that makes passing safe to assume
-    /// harmless (zugzwang is rare with a rook, horse or cannon).
-    fn has_big_pieces(&self) -> bool {
-        self.big_pieces(self.pos.side_to_move())
-    }
-
     /// Whether `side` has a rook, a horse or a cannon.
     fn big_pieces(&self, side: Color) -> bool {
         (self.pos.pieces(side, PieceKind::Rook)
@@ -139,7 +133,9 @@ impl Searcher<'_> {
                 && eval >= beta
                 && beta.abs() < RULE_WIN
                 && !last_null
-                && self.has_big_pieces()
+                // Passing is safe to assume harmless where the side to move
+                // has a rook, horse or cannon (zugzwang is rare with one).
+                && self.big_pieces(self.pos.side_to_move())
             {
                 let r = nmp_base()
                     + depth / nmp_depth_div()
