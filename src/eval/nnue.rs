@@ -151,13 +151,8 @@ impl View {
 /// (none or one) to `OUTPUT_BUCKETS - 1` (all twelve).
 #[inline]
 pub fn output_bucket(pos: &Position) -> usize {
-    let mut majors = 0;
-    for c in Color::ALL {
-        for kind in [PieceKind::Rook, PieceKind::Horse, PieceKind::Cannon] {
-            majors += pos.pieces(c, kind).count() as usize;
-        }
-    }
-    bucket_of_majors(majors)
+    let majors = pos.majors(Color::Red) | pos.majors(Color::Black);
+    bucket_of_majors(majors.count() as usize)
 }
 
 /// The output bucket for `majors` rooks, horses and cannons on the board.

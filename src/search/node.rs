@@ -13,14 +13,6 @@ use xiangqi::movegen::MoveList;
 use xiangqi::types::{Color, Move, Piece, PieceKind};
 
 impl Searcher<'_> {
-    /// Whether `side` has a rook, a horse or a cannon.
-    fn big_pieces(&self, side: Color) -> bool {
-        (self.pos.pieces(side, PieceKind::Rook)
-            | self.pos.pieces(side, PieceKind::Horse)
-            | self.pos.pieces(side, PieceKind::Cannon))
-        .any()
-    }
-
     /// A node searched within (`alpha`, `beta`). A `cut_node` is a
     /// zero-window node expected to fail high: the first child of a node
     /// expected to fail low, or a later child searched with a null window
@@ -135,7 +127,7 @@ impl Searcher<'_> {
                 && !last_null
                 // Passing is safe to assume harmless where the side to move
                 // has a rook, horse or cannon (zugzwang is rare with one).
-                && self.big_pieces(self.pos.side_to_move())
+                && self.pos.majors(self.pos.side_to_move()).any()
             {
                 let r = nmp_base()
                     + depth / nmp_depth_div()
@@ -177,7 +169,7 @@ impl Searcher<'_> {
         // few moves to prune.
         let pruning_node = !in_check
             && cuts.move_pruning
-            && (self.big_pieces(Color::Red) || self.big_pieces(Color::Black));
+            && (self.pos.majors(Color::Red) | self.pos.majors(Color::Black)).any();
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets = MoveList::new();

@@ -141,6 +141,15 @@ impl Position {
         self.pieces[color.index()][kind.index()]
     }
 
+    /// The squares of `color`'s rooks, horses and cannons: the pieces that
+    /// mate and press without the king's help.
+    #[inline(always)]
+    pub fn majors(&self, color: Color) -> Bitboard {
+        self.pieces(color, PieceKind::Rook)
+            | self.pieces(color, PieceKind::Horse)
+            | self.pieces(color, PieceKind::Cannon)
+    }
+
     /// The squares of all of `color`'s pieces.
     #[inline(always)]
     pub fn pieces_of(&self, color: Color) -> Bitboard {
