@@ -47,7 +47,7 @@
 //! games and prints the constants of [`MODEL`] and the calibration of the
 //! fit on held-out games (docs/EVALUATION.md, "Win/draw/loss model").
 
-use crate::search::{mate_plies, MAX_PLY, RULE_WIN};
+use crate::search::decisive;
 use xiangqi::types::{Color, PieceKind, EXCHANGE_VALUES};
 use xiangqi::Position;
 
@@ -151,8 +151,7 @@ impl Model {
     /// scores and wins by the rules are certain) with `material` on the
     /// board.
     pub fn per_mille(&self, score: i32, material: i32) -> [u32; 3] {
-        let decisive = mate_plies(score).is_some() || score.abs() >= RULE_WIN - MAX_PLY as i32;
-        if decisive {
+        if decisive(score) {
             return if score > 0 {
                 [1000, 0, 0]
             } else {
@@ -180,7 +179,7 @@ pub fn wdl(score: i32, pos: &Position) -> [u32; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::search::{MATE, RULE_WIN};
 
     /// Material from the least the model tells apart to the start's.
     fn materials() -> impl Iterator<Item = i32> {

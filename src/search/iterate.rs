@@ -4,7 +4,7 @@
 
 use super::params::*;
 use super::tt::{score_to_tt, Bound};
-use super::{limits, mate_plies, Info, Job, Outcome, Searcher, INFINITY, MAX_PLY, RULE_WIN};
+use super::{decisive, limits, mate_plies, Info, Job, Outcome, Searcher, INFINITY, RULE_WIN};
 use std::sync::atomic::Ordering;
 use xiangqi::types::Move;
 
@@ -489,7 +489,8 @@ impl ClockView {
     fn resolving(&self, score: i32) -> bool {
         let ours = |s: i32| mate_plies(s).is_some_and(|p| p > 0);
         let new_mate = ours(score) && !self.last_search.is_some_and(ours);
-        let new_gain = (tm_gain()..RULE_WIN - MAX_PLY as i32).contains(&score)
+        let new_gain = score >= tm_gain()
+            && !decisive(score)
             && self
                 .last_search
                 .is_none_or(|last| score - last >= tm_gain_jump());

@@ -271,6 +271,12 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
+/// Whether a search score is a win or a loss, by mate or by the rules,
+/// within the search's reach (not an evaluation, which stays short of it).
+pub fn decisive(score: i32) -> bool {
+    score.abs() >= RULE_WIN - MAX_PLY as i32
+}
+
 /// Plies to mate in a mate score (positive when we mate).
 pub fn mate_plies(score: i32) -> Option<i32> {
     if score >= MATE_BOUND {

@@ -332,7 +332,7 @@ impl<'a> Searcher<'a> {
 
 /// The largest static evaluation, corrected or not: short of every win by
 /// the rules found within `MAX_PLY` of the root, so never read as one
-/// (`wdl` counts a score from `RULE_WIN - MAX_PLY` as decisive).
+/// (`decisive` counts a score from `RULE_WIN - MAX_PLY` as one).
 const EVAL_MAX: i32 = RULE_WIN - MAX_PLY as i32 - 1;
 
 /// An evaluation `eval` of `pos` as the search weighs it, after Pikafish:
