@@ -7,6 +7,8 @@
 # above beta counting as improving for late-move pruning and reductions;
 # the root's re-search of a reduced move marking its child a cut node, as
 # in the tree. Each makes the search cut less where the cut is least sure.
+# And wins and losses by the rules read as decisive at these gates, as
+# mates are (they passed as any score).
 # An Elo step: an SPRT (pentanomial, elo0 0, elo1 15) at 6 s + 0.06 s
 # against BASE, at most 2,500 games, books off, the wide suite shuffled by
 # seed 190, both colours. Run again, it resumes. QUEUED says what it
